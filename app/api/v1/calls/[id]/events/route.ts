@@ -1,0 +1,25 @@
+import { openCallEventStream } from "@/lib/server/calls/call-event-stream";
+import { apiRoute } from "@/lib/server/http/api-route";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `GET /api/v1/calls/{id}/events` → `text/event-stream`: stored timeline after `Last-Event-ID` (header or
+ * `lastEventId` query), live lines while the call runs, then one `end` event with the call; 404 before
+ * the first byte for an unknown call.
+ */
+export const GET = apiRoute(async (request: Request, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const url = new URL(request.url);
+  const raw = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId") ?? "0";
+  const afterSeq = /^\d+$/.test(raw) ? Number(raw) : 0;
+  const stream = await openCallEventStream(id, afterSeq, request.signal);
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+});

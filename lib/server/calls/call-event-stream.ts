@@ -1,0 +1,130 @@
+import type { Call, CallEvent } from "@/lib/types/call";
+import { isTerminalStatus } from "@/lib/types/call";
+import { db } from "../db";
+import { subscribe } from "./call-bus";
+import { toCallEvent } from "./call-record";
+import { getCall } from "./read-calls";
+
+/** Stored events read per database page while replaying a timeline. */
+const REPLAY_PAGE = 2000;
+/** Interval of `: ping` comments that keep proxies from closing an idle stream, in ms. */
+const HEARTBEAT_MS = 15_000;
+/** How often a call run by another console is re-read, in ms. */
+const POLL_MS = 500;
+
+/** Formats one timeline event as a server-sent event (`id` = seq, so Last-Event-ID resumes after it). */
+export function formatLineEvent(event: CallEvent): string {
+  return `id: ${event.seq}\nevent: line\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Formats the final server-sent event carrying the call's end state. */
+export function formatEndEvent(call: Call): string {
+  return `event: end\ndata: ${JSON.stringify({ call })}\n\n`;
+}
+
+/**
+ * Opens the server-sent event stream of a call's timeline (DESIGN.md `GET /api/v1/calls/{id}/events`,
+ * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
+ * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
+ * then one `end` event with the call, and the stream closes. A call run by another console is followed
+ * by polling the database. `signal` aborts when the client leaves; everything is cleaned up then.
+ */
+export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  await getCall(id);
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let lastSeq = afterSeq;
+      let closed = false;
+      let replaying = true;
+      const held: Array<CallEvent | { end: Call }> = [];
+      const timers: NodeJS.Timeout[] = [];
+      let unsubscribe = () => {};
+
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const emit = (event: CallEvent) => {
+        if (event.seq <= lastSeq) return;
+        lastSeq = event.seq;
+        send(formatLineEvent(event));
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        cleanup();
+        controller.close();
+      };
+      const end = (call: Call) => {
+        send(formatEndEvent(call));
+        close();
+      };
+      cleanup = () => {
+        closed = true;
+        unsubscribe();
+        for (const timer of timers) clearInterval(timer);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        if (closed) return;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the runtime
+        }
+      };
+      signal.addEventListener("abort", onAbort);
+      timers.push(setInterval(() => send(": ping\n\n"), HEARTBEAT_MS));
+
+      const replayStored = async () => {
+        for (;;) {
+          const page = await db().callEvent.findMany({
+            where: { callId: id, seq: { gt: lastSeq } },
+            orderBy: { seq: "asc" },
+            take: REPLAY_PAGE,
+          });
+          for (const row of page) emit(toCallEvent(row));
+          if (page.length < REPLAY_PAGE || closed) return;
+        }
+      };
+
+      const subscription = subscribe(id, {
+        onEvent: (event) => (replaying ? held.push(event) : emit(event)),
+        onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
+      });
+
+      const follow = async () => {
+        if (subscription) {
+          unsubscribe = subscription.unsubscribe;
+          await replayStored();
+          for (const event of subscription.unflushed) emit(event);
+          replaying = false;
+          for (const item of held) "end" in item ? end(item.end) : emit(item);
+          return;
+        }
+        // Not run by this process: finished, or owned by another console.
+        for (;;) {
+          const call = await getCall(id);
+          await replayStored();
+          if (isTerminalStatus(call.status)) {
+            await replayStored();
+            return end(call);
+          }
+          if (closed) return;
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          if (closed) return;
+        }
+      };
+      follow().catch((error: unknown) => {
+        console.error(`event stream of call ${id} failed:`, error);
+        send(`event: error\ndata: ${JSON.stringify({ message: "the event stream failed; reload the call" })}\n\n`);
+        close();
+      });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

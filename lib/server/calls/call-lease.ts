@@ -1,0 +1,83 @@
+import { db } from "../db";
+import { config } from "../env";
+import { killOrphanGroup } from "../executor";
+import { cancelLocalCall, localCallIds } from "./call-runner";
+import { consoleInstanceId } from "./console-instance";
+
+const LIVE_STATUSES = ["queued", "running"];
+
+/** The lease end a console writes for its live calls: now + CALL_LEASE_MS. */
+export function nextLeaseUntil(now = Date.now()): Date {
+  return new Date(now + config().leaseMs);
+}
+
+/**
+ * Renews this console's lease on the calls it runs (DESIGN.md owner-and-lease rule) and applies cancel
+ * requests that other consoles stored for them. Returns how many leases were renewed.
+ */
+export async function renewLeases(): Promise<number> {
+  const ids = localCallIds();
+  if (ids.length === 0) return 0;
+  const owner = consoleInstanceId();
+  const renewed = await db().call.updateMany({
+    where: { id: { in: ids }, ownerId: owner, status: { in: LIVE_STATUSES } },
+    data: { leaseUntil: nextLeaseUntil() },
+  });
+  const cancelled = await db().call.findMany({
+    where: { id: { in: ids }, ownerId: owner, cancelRequestedAt: { not: null } },
+    select: { id: true },
+  });
+  for (const { id } of cancelled) cancelLocalCall(id);
+  return renewed.count;
+}
+
+/** What recovery did with one call whose owner's lease had lapsed. */
+export interface RecoveredCall {
+  id: string;
+  group: "killed" | "gone" | "not_ours" | "none";
+}
+
+/**
+ * Marks `interrupted` every `queued` or `running` call whose owner's lease has lapsed, keeping the
+ * timeline it had and appending a system line, then kills its surviving process group when it is safely
+ * the same one (same host, same boot, same process start). Each call is claimed with a compare-and-set on
+ * its status and lease, so of several consoles sharing the database exactly one recovers it, and a call
+ * whose owner is alive (lease still valid) is never touched. Returns the calls recovered here.
+ */
+export async function recoverInterruptedCalls(now = new Date()): Promise<RecoveredCall[]> {
+  const stale = await db().call.findMany({
+    where: {
+      status: { in: LIVE_STATUSES },
+      NOT: { ownerId: consoleInstanceId() },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+    },
+  });
+  const recovered: RecoveredCall[] = [];
+  for (const row of stale) {
+    const claimed = await db().call.updateMany({
+      where: { id: row.id, status: row.status, leaseUntil: row.leaseUntil },
+      data: {
+        status: "interrupted",
+        endedAt: now,
+        durationMs: row.startedAt ? now.getTime() - row.startedAt.getTime() : null,
+        error: "the console running this call stopped before it ended",
+        leaseUntil: null,
+      },
+    });
+    if (claimed.count !== 1) continue;
+    let group: RecoveredCall["group"] = "none";
+    if (row.pgid !== null && row.host !== null) {
+      group = await killOrphanGroup(row.pgid, { host: row.host, bootId: row.bootId, procStart: row.procStart }, config().killGraceMs);
+    }
+    const last = await db().callEvent.aggregate({ where: { callId: row.id }, _max: { seq: true } });
+    const seq = (last._max.seq ?? 0) + 1;
+    const line =
+      group === "killed"
+        ? `interrupted: the owning console stopped; its surviving process group ${row.pgid} was killed`
+        : "interrupted: the owning console stopped before the call ended";
+    await db().callEvent.create({ data: { callId: row.id, seq, at: now, stream: "system", line } });
+    await db().call.update({ where: { id: row.id }, data: { eventCount: seq } });
+    recovered.push({ id: row.id, group });
+  }
+  return recovered;
+}

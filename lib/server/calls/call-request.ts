@@ -1,0 +1,30 @@
+import { AppError } from "../errors";
+
+/** The body of `POST /api/v1/skills/{name}/calls` once checked. */
+export interface CallRequest {
+  args: unknown;
+  persona: string | null;
+  wait: boolean;
+}
+
+/** Who requests calls until identities arrive with the policy issue. */
+export const ANONYMOUS_REQUESTER = "anonymous";
+
+/**
+ * Checks the shape of a call request body (`{"args": {...}, "persona": "...", "wait": true}`; an empty
+ * body means empty args and wait). Throws AppError `bad_request` for a body that is not an object, a
+ * `wait` that is not a boolean, or a persona (personas arrive with the policy issue; until then a call
+ * runs under none).
+ */
+export function parseCallRequest(body: unknown): CallRequest {
+  if (body === undefined) return { args: {}, persona: null, wait: true };
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new AppError("bad_request", 'the request body must be a JSON object like {"args": {...}}');
+  }
+  const { args, persona, wait } = body as Record<string, unknown>;
+  if (wait !== undefined && typeof wait !== "boolean") throw new AppError("bad_request", "wait must be a boolean");
+  if (persona !== undefined && persona !== null) {
+    throw new AppError("bad_request", `unknown persona ${JSON.stringify(persona)}: this console has no personas yet`);
+  }
+  return { args: args === undefined ? {} : args, persona: null, wait: wait ?? true };
+}

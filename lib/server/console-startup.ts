@@ -1,0 +1,41 @@
+import { recoverInterruptedCalls, renewLeases } from "./calls/call-lease";
+import { dbReady } from "./db";
+import { config } from "./env";
+import { getRegistry } from "./skills/registry";
+
+const STARTUP_KEY = Symbol.for("skill-console.startup");
+const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
+
+/**
+ * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
+ * are served only after the first loader scan): opens the database, runs the first skill scan, marks
+ * `interrupted` the calls of consoles whose lease lapsed, then keeps renewing this console's leases every
+ * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS. Idempotent; a failure is
+ * returned to every waiter and retried by the next call.
+ */
+export function ensureConsoleStarted(): Promise<void> {
+  store[STARTUP_KEY] ??= start().catch((error: unknown) => {
+    store[STARTUP_KEY] = undefined;
+    throw error;
+  });
+  return store[STARTUP_KEY];
+}
+
+async function start(): Promise<void> {
+  const { leaseMs } = config();
+  await dbReady();
+  await getRegistry();
+  await recover();
+  setInterval(() => void renewLeases().catch((error: unknown) => console.error("lease renewal failed:", error)), Math.max(100, Math.floor(leaseMs / 3))).unref();
+  setInterval(() => void recover(), leaseMs).unref();
+}
+
+async function recover(): Promise<void> {
+  try {
+    for (const call of await recoverInterruptedCalls()) {
+      console.log(`calls: marked call ${call.id} interrupted (process group: ${call.group})`);
+    }
+  } catch (error) {
+    console.error("recovering interrupted calls failed:", error);
+  }
+}

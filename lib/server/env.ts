@@ -1,0 +1,124 @@
+import path from "node:path";
+import { resolveDatabaseUrl } from "./database-url";
+
+/**
+ * The console's settings, read from the environment in one place (STYLE.md: env.ts is the only reader of
+ * process.env). Every setting has a safe default so `npm start` works with none set (DESIGN.md
+ * "Configuration"). Sizes are in bytes, durations in the unit their name says.
+ */
+export interface ConsoleConfig {
+  /** Allow-list roots as written (absolute or not; the loader skips relative ones with a log line). */
+  skillRoots: string[];
+  /** True when ONGRID_SKILLS_EXTERNAL_DIRS was set; false when the bundled skills folder is the root. */
+  externalRootsConfigured: boolean;
+  /** Absolute path of the bundled/native skills folder (SKILLS_PATH, default ./skills). */
+  skillsPath: string;
+  databaseUrl: string;
+  host: string;
+  port: number;
+  defaultTimeoutSeconds: number;
+  killGraceMs: number;
+  exitDrainMs: number;
+  stdoutLimitBytes: number;
+  stderrLimitBytes: number;
+  argsLimitBytes: number;
+  maxConcurrentCalls: number;
+  leaseMs: number;
+  eventFlushMs: number;
+}
+
+/** One documented environment variable: its name, default (as text) and meaning; the README table lists these. */
+export interface SettingDoc {
+  name: string;
+  default: string;
+  meaning: string;
+}
+
+/** Every environment variable the console reads, with its default (README "Configuration"). */
+export const SETTINGS: readonly SettingDoc[] = [
+  { name: "ONGRID_SKILLS_EXTERNAL_DIRS", default: "(unset: the SKILLS_PATH folder)", meaning: "Allow-list roots walked for skill.json, absolute paths separated by `:` or `,`. Setting it replaces the bundled root." },
+  { name: "SKILLS_PATH", default: "./skills", meaning: "Bundled skills folder; the only allow-list root when ONGRID_SKILLS_EXTERNAL_DIRS is unset." },
+  { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database. Only SQLite `file:` URLs in this release; PostgreSQL comes later." },
+  { name: "HOST", default: "127.0.0.1", meaning: "Address the console listens on. The API has no login yet: keep it on loopback." },
+  { name: "PORT", default: "3000", meaning: "TCP port of the console." },
+  { name: "SKILL_DEFAULT_TIMEOUT_SECONDS", default: "30", meaning: "Timeout of a skill whose manifest says 0 or nothing." },
+  { name: "SKILL_KILL_GRACE_MS", default: "2000", meaning: "Time between TERM and KILL when a process group is stopped." },
+  { name: "SKILL_EXIT_DRAIN_MS", default: "300", meaning: "After the direct child exits, how long its leftover group may keep writing before it is stopped." },
+  { name: "SKILL_STDOUT_LIMIT_BYTES", default: "4194304", meaning: "Largest stdout (the result) a call may write; past it the call fails." },
+  { name: "SKILL_STDERR_LIMIT_BYTES", default: "8388608", meaning: "Largest stderr timeline kept per call; past it the timeline ends with a truncation marker." },
+  { name: "SKILL_ARGS_LIMIT_BYTES", default: "8388608", meaning: "Largest args document accepted; larger requests answer 413." },
+  { name: "SKILL_MAX_CONCURRENT_CALLS", default: "8", meaning: "Calls running at once; more wait as `queued`." },
+  { name: "CALL_LEASE_MS", default: "15000", meaning: "Lease a console holds on its running calls; renewed every third of it. A call whose owner's lease lapsed is marked `interrupted`." },
+  { name: "CALL_EVENT_FLUSH_MS", default: "250", meaning: "How often buffered timeline lines are written to the database (at most 1000)." },
+];
+
+/** Error thrown when a setting has a value the console cannot use. */
+export class ConfigError extends Error {}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0 || value > max) {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} must be a positive integer no larger than ${max}`);
+  }
+  return value;
+}
+
+/** Splits ONGRID_SKILLS_EXTERNAL_DIRS on `:` and `,` (seed 000), dropping empty pieces. */
+export function splitRoots(raw: string): string[] {
+  return raw
+    .split(/[:,]/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== "");
+}
+
+/**
+ * Parses settings from an environment object (default: process.env).
+ * Returns a ConsoleConfig; throws ConfigError naming the variable when a value is unusable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
+  const skillsPath = path.resolve(env.SKILLS_PATH && env.SKILLS_PATH.trim() !== "" ? env.SKILLS_PATH : "./skills");
+  const rawRoots = env.ONGRID_SKILLS_EXTERNAL_DIRS;
+  const externalRootsConfigured = rawRoots !== undefined && rawRoots.trim() !== "";
+  const leaseMs = positiveInt(env, "CALL_LEASE_MS", 15_000);
+  if (leaseMs < 300) throw new ConfigError(`CALL_LEASE_MS=${leaseMs} must be at least 300`);
+  return {
+    skillRoots: externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath],
+    externalRootsConfigured,
+    skillsPath,
+    databaseUrl: resolveDatabaseUrl(env.DATABASE_URL),
+    host: env.HOST && env.HOST.trim() !== "" ? env.HOST.trim() : "127.0.0.1",
+    port: positiveInt(env, "PORT", 3000, 65535),
+    defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
+    killGraceMs: positiveInt(env, "SKILL_KILL_GRACE_MS", 2000),
+    exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
+    stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
+    stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
+    argsLimitBytes: positiveInt(env, "SKILL_ARGS_LIMIT_BYTES", 8 * 1024 * 1024),
+    maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
+    leaseMs,
+    eventFlushMs: positiveInt(env, "CALL_EVENT_FLUSH_MS", 250, 1000),
+  };
+}
+
+let cached: ConsoleConfig | undefined;
+
+/** The process-wide settings, parsed once on first use. Throws ConfigError like loadConfig. */
+export function config(): ConsoleConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Forgets the parsed settings so the next config() re-reads the environment (tests only). */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}
+
+/**
+ * The value of one variable of the console's own environment, for the executor's `env_allow`
+ * forwarding (seed 000: only the listed names reach the child). Returns undefined when unset.
+ */
+export function consoleEnvValue(name: string): string | undefined {
+  return process.env[name];
+}

@@ -1,0 +1,53 @@
+import type { ErrorBody, ErrorCode } from "@/lib/types/api";
+
+/** HTTP status of each error code: the one table of STYLE.md rule 3. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid_args: 400,
+  args_too_large: 413,
+  not_found: 404,
+  approval_required: 403,
+  forbidden: 403,
+  conflict: 409,
+  not_running: 409,
+  unauthenticated: 401,
+  bad_origin: 403,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+/**
+ * An error the API reports to its client: a code from the closed list, a message safe to show, and
+ * optional details (e.g. ajv errors for `invalid_args`).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  /** The HTTP status for this error's code. */
+  get status(): number {
+    return STATUS_OF[this.code];
+  }
+}
+
+/**
+ * Turns any thrown value into the error envelope and status. An AppError keeps its message; anything
+ * else is logged on the server and answered as a generic `internal` error (its message never leaves).
+ */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    const body: ErrorBody = { error: { code: error.code, message: error.message } };
+    if (error.details !== undefined) body.error.details = error.details;
+    return Response.json(body, { status: error.status });
+  }
+  console.error("internal error:", error);
+  const body: ErrorBody = { error: { code: "internal", message: "Internal error; see the console's log." } };
+  return Response.json(body, { status: 500 });
+}

@@ -1,0 +1,11 @@
+/**
+ * The executor: the only module that spawns processes (STYLE.md rule 2; DESIGN.md "Subprocess skills
+ * (seed 000)"). See each file for the rule it implements.
+ */
+export { startProcess } from "./start-process";
+export type { ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess } from "./process-types";
+export { readProcessIdentity, readBootId, type ProcessIdentity } from "./process-identity";
+export { killOrphanGroup, type OrphanGroupResult } from "./orphan-group";
+export { isGroupAlive, terminateGroup, type GroupTermination } from "./process-group";
+export { interpretSubprocessOutcome, type SubprocessVerdict } from "./subprocess-outcome";
+export { LineSplitter, DEFAULT_MAX_LINE_LENGTH } from "./line-splitter";

@@ -1,0 +1,78 @@
+import { StringDecoder } from "node:string_decoder";
+
+/** Longest line, in UTF-16 code units, a splitter keeps before cutting it (64 Ki). */
+export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024;
+
+/**
+ * Splits a byte stream into text lines as it arrives (DESIGN.md "Subprocess skills": stderr lines are
+ * captured into the timeline as they arrive; memory stays bounded whatever the child writes).
+ *
+ * `push(chunk)` takes raw bytes (a UTF-8 character may be split across chunks) and returns the lines it
+ * completed, without their `\n` or `\r\n`. A line longer than `maxLineLength` UTF-16 code units is
+ * emitted in pieces of at most that length, so one giant line never grows memory without bound.
+ * `end()` returns the last line when the stream did not end with a newline. Never throws.
+ */
+export class LineSplitter {
+  private readonly decoder = new StringDecoder("utf8");
+  private pending = "";
+
+  constructor(private readonly maxLineLength: number = DEFAULT_MAX_LINE_LENGTH) {
+    if (!Number.isInteger(maxLineLength) || maxLineLength < 2) {
+      throw new RangeError(`maxLineLength must be an integer >= 2, got ${maxLineLength}`);
+    }
+  }
+
+  /** Feeds bytes; returns the lines completed by them, in order. */
+  push(chunk: Buffer): string[] {
+    return this.take(this.decoder.write(chunk));
+  }
+
+  /** Ends the stream; returns the final unterminated line (if any) and resets the splitter. */
+  end(): string[] {
+    const lines = this.take(this.decoder.end());
+    if (this.pending !== "") lines.push(stripCarriageReturn(this.pending));
+    this.pending = "";
+    return lines;
+  }
+
+  private take(text: string): string[] {
+    const lines: string[] = [];
+    const buffered = this.pending + text;
+    let start = 0;
+    let newline = buffered.indexOf("\n");
+    while (newline !== -1) {
+      lines.push(...this.cut(stripCarriageReturn(buffered.slice(start, newline)), true));
+      start = newline + 1;
+      newline = buffered.indexOf("\n", start);
+    }
+    // A trailing "\r" may be the first half of "\r\n": keep it out of the cut so it is not emitted alone.
+    const open = buffered.slice(start);
+    const heldBack = open.endsWith("\r") ? "\r" : "";
+    const pieces = this.cut(open.slice(0, open.length - heldBack.length), false);
+    this.pending = (pieces.pop() ?? "") + heldBack;
+    lines.push(...pieces);
+    return lines;
+  }
+
+  /** Cuts text into pieces of at most maxLineLength; when `complete` is false the last piece stays open. */
+  private cut(text: string, complete: boolean): string[] {
+    const pieces: string[] = [];
+    let rest = text;
+    while (rest.length > this.maxLineLength) {
+      // Never split a surrogate pair: the piece would end with half a character.
+      const end = isHighSurrogate(rest.charCodeAt(this.maxLineLength - 1)) ? this.maxLineLength - 1 : this.maxLineLength;
+      pieces.push(rest.slice(0, end));
+      rest = rest.slice(end);
+    }
+    if (complete || rest !== "" || pieces.length === 0) pieces.push(rest);
+    return pieces;
+  }
+}
+
+function stripCarriageReturn(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

@@ -1,0 +1,64 @@
+import { readFileSync, readdirSync } from "node:fs";
+
+/** The fields of `/proc/<pid>/stat` the executor uses. */
+export interface ProcStat {
+  pid: number;
+  /** One-letter state: R, S, D, T, Z (zombie), X (dead), … */
+  state: string;
+  /** Process group id (field 5, `pgrp`). */
+  pgrp: number;
+  /** Start time in clock ticks since boot (field 22, `starttime`), kept as text: it identifies, never computes. */
+  startTime: string;
+}
+
+/**
+ * Parses the text of a `/proc/<pid>/stat` file. The command name (field 2) may hold spaces and
+ * parentheses, so fields are counted from the last `)`. Returns null when the text is not a stat line.
+ */
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  if (open < 1 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  // After ")" come fields 3 (state), 4 (ppid), 5 (pgrp) … 22 (starttime).
+  const rest = text.slice(close + 1).trim().split(/\s+/);
+  const state = rest[0];
+  const pgrp = Number(rest[2]);
+  const startTime = rest[19];
+  if (!Number.isInteger(pid) || state === undefined || !Number.isInteger(pgrp) || startTime === undefined) return null;
+  return { pid, state, pgrp, startTime };
+}
+
+/** Reads and parses `/proc/<pid>/stat`. Returns null when the process does not exist or /proc is unreadable. */
+export function readProcStat(pid: number): ProcStat | null {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** True for a process that still runs: zombies (Z) and dead entries (X) only wait to be reaped. */
+export function isLiveState(state: string): boolean {
+  return state !== "Z" && state !== "X";
+}
+
+/**
+ * Pids of the live (non-zombie) processes whose process group is `pgid`, found by scanning /proc.
+ * Returns null when /proc cannot be listed (the caller then falls back to `kill(-pgid, 0)`).
+ */
+export function listLiveGroupMembers(pgid: number): number[] | null {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(Number(entry));
+    if (stat !== null && stat.pgrp === pgid && isLiveState(stat.state)) members.push(stat.pid);
+  }
+  return members;
+}

@@ -1,0 +1,66 @@
+import type { ProcessIdentity } from "./process-identity";
+
+/**
+ * Everything needed to run one child process (DESIGN.md "Subprocess skills"). Durations in ms, sizes in
+ * bytes. The executor runs exactly this: no shell, nothing added to `env`.
+ */
+export interface ProcessSpec {
+  /** Absolute path of the executable, already realpath'd and checked by the loader. */
+  command: string;
+  /** argv after the command (empty for subprocess skills). */
+  args: string[];
+  /** Working directory of the child. */
+  cwd: string;
+  /** The exact environment of the child: nothing is inherited; `{}` is an empty environment, not even PATH. */
+  env: Record<string, string>;
+  /** Written to the child's stdin, which is then closed (the args JSON). The child may exit without reading it. */
+  stdin: string;
+  /** Time from spawn after which the whole process group is terminated and the outcome is `timed_out`. */
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL when the group is terminated. */
+  killGraceMs: number;
+  /** After the direct child exits, how long leftover group members may keep writing before the group is terminated. */
+  exitDrainMs: number;
+  /** Largest stdout kept; past it the outcome is `stdout_overflow`. */
+  stdoutLimitBytes: number;
+  /** Largest stderr turned into lines; past it onStderrTruncated is called and the rest is dropped. */
+  stderrLimitBytes: number;
+}
+
+/** Callbacks of a running process. They should not throw; an exception is logged and otherwise ignored. */
+export interface ProcessHooks {
+  /** Called once, synchronously inside startProcess, right after a successful spawn (pgid == pid). */
+  onSpawn?(info: { pid: number; pgid: number; identity: ProcessIdentity }): void;
+  /** Each stderr line as it arrives, in order, without its `\n` / `\r\n`; long lines come in 64 Ki pieces. */
+  onStderrLine(line: string): void;
+  /** Called once when stderr passes stderrLimitBytes, with the bytes kept; no line follows it. */
+  onStderrTruncated?(keptBytes: number): void;
+}
+
+/** How a process run ended. */
+export type ProcessEnd = "exited" | "timed_out" | "cancelled" | "stdout_overflow" | "spawn_failed";
+
+/** The result of a process run, produced only once no live member of its process group remains. */
+export interface ProcessOutcome {
+  end: ProcessEnd;
+  /** Exit code of the direct child, null when it was killed by a signal or never started. */
+  exitCode: number | null;
+  /** Signal that killed the direct child (e.g. "SIGTERM"), or null. */
+  signal: string | null;
+  /** The stdout bytes kept (at most stdoutLimitBytes), decoded as UTF-8. */
+  stdout: string;
+  /** Milliseconds from spawn until the whole process group was gone. */
+  durationMs: number;
+  /** Human message for a spawn failure or for group members that would not die; null otherwise. */
+  error: string | null;
+}
+
+/** A started process. `pid`/`pgid` are null when the spawn failed. */
+export interface RunningProcess {
+  pid: number | null;
+  pgid: number | null;
+  /** Terminates the whole group (outcome `cancelled`). Harmless before spawn failure, after exit, or twice. */
+  cancel(): void;
+  /** Resolves (never rejects) once the process group is gone. */
+  done: Promise<ProcessOutcome>;
+}

@@ -1,0 +1,68 @@
+import { ensureConsoleStarted } from "../console-startup";
+import { AppError, errorResponse } from "../errors";
+
+/**
+ * Wraps a route handler: waits until the console has started (first loader scan done), runs the
+ * handler, and turns any thrown error into the one error envelope (STYLE.md rule 3).
+ */
+export function apiRoute<Context>(handler: (request: Request, context: Context) => Promise<Response>) {
+  return async (request: Request, context: Context): Promise<Response> => {
+    try {
+      await ensureConsoleStarted();
+      return await handler(request, context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/**
+ * Reads a JSON request body of at most `limitBytes` bytes without buffering more than that.
+ * Returns the parsed value (undefined for an empty body). Throws AppError `args_too_large` (413) past
+ * the limit, `bad_request` (400) for invalid JSON, with the parser's message.
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limitBytes) {
+        await reader.cancel();
+        throw tooLarge(limitBytes);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("bad_request", `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function tooLarge(limitBytes: number): AppError {
+  return new AppError("args_too_large", `request body exceeds ${limitBytes} bytes (SKILL_ARGS_LIMIT_BYTES)`);
+}
+
+/** Parses an optional integer query parameter; throws AppError `bad_request` when it is not one. */
+export function intParam(url: URL, name: string): number | undefined {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new AppError("bad_request", `${name} must be an integer`);
+  return value;
+}
+
+/** Returns an optional string query parameter, undefined when absent or empty. */
+export function stringParam(url: URL, name: string): string | undefined {
+  const raw = url.searchParams.get(name);
+  return raw === null || raw === "" ? undefined : raw;
+}

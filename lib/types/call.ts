@@ -1,0 +1,68 @@
+/** Every status a call can have (DESIGN.md "Call"). */
+export const CALL_STATUSES = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "timed_out",
+  "cancelled",
+  "awaiting_confirmation",
+  "awaiting_approval",
+  "denied",
+  "expired",
+  "interrupted",
+] as const;
+
+/** A call's status. */
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Statuses after which nothing more happens to a call. */
+export const TERMINAL_CALL_STATUSES: readonly CallStatus[] = [
+  "succeeded",
+  "failed",
+  "timed_out",
+  "cancelled",
+  "denied",
+  "expired",
+  "interrupted",
+];
+
+/** True when `status` is an end state. */
+export function isTerminalStatus(status: CallStatus): boolean {
+  return TERMINAL_CALL_STATUSES.includes(status);
+}
+
+/** One line of a call's timeline: `seq` counts from 1, `at` is an ISO-8601 timestamp. */
+export interface CallEvent {
+  seq: number;
+  at: string;
+  stream: "stderr" | "system";
+  line: string;
+}
+
+/**
+ * A call as served by the API (DESIGN.md "Call"). Times are ISO-8601 strings, `durationMs` in
+ * milliseconds from spawn to the end of the process group.
+ */
+export interface Call {
+  id: string;
+  skill: string;
+  persona: string | null;
+  requestedBy: string;
+  args: Record<string, unknown>;
+  status: CallStatus;
+  result: Record<string, unknown> | null;
+  exitCode: number | null;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  stderrTruncated: boolean;
+  eventCount: number;
+}
+
+/** A call with its whole timeline (`GET /api/v1/calls/{id}`). */
+export interface CallWithEvents extends Call {
+  events: CallEvent[];
+}

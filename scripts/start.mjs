@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: installs the dependencies when node_modules is missing or stale (scripts/ensure-install.mjs),
+ * applies the database migrations (a fresh clone creates its SQLite file here), builds the
+ * console when the production build is missing or older than the sources, then serves it with
+ * `next start` on HOST (default 127.0.0.1) and PORT (default 3000). `--dev` serves `next dev` instead.
+ * Exits with the server's exit code; SIGINT/SIGTERM are passed on to the server.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureInstall } from "./ensure-install.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const dev = process.argv.includes("--dev");
+const host = process.env.HOST?.trim() || "127.0.0.1";
+const port = process.env.PORT?.trim() || "3000";
+
+/** Sources whose change makes the production build stale. */
+const SOURCES = ["app", "components", "lib", "prisma/schema.prisma", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(entry) {
+  let stat;
+  try {
+    stat = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+function run(command, args, what) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
+  if (result.status !== 0) {
+    console.error(`start: ${what} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+ensureInstall();
+console.log("start: applying database migrations");
+run(bin("prisma"), ["migrate", "deploy"], "prisma migrate deploy");
+
+if (!dev) {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const changedAt = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
+  if (builtAt < changedAt) {
+    console.log(builtAt === 0 ? "start: no production build yet, building (a minute or two)" : "start: sources changed since the last build, rebuilding");
+    run(bin("next"), ["build"], "next build");
+  }
+}
+
+console.log(`start: serving the skill console on http://${host}:${port}`);
+const server = spawn(bin("next"), [dev ? "dev" : "start", "-H", host, "-p", port], { cwd: root, stdio: "inherit", env: process.env });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,66 @@
+/** A route handler as exported by app/api (one HTTP method). */
+export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * Invokes a route handler in-process with a real Request, the way Next.js does: `path` is the URL path
+ * and query, `params` the dynamic segments, `body` is sent as JSON (a string is sent verbatim).
+ */
+export async function invoke(
+  handler: unknown,
+  path: string,
+  options: { method?: string; body?: unknown; params?: Record<string, string>; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const request = new Request(`http://127.0.0.1${path}`, {
+    method: options.method ?? (body === undefined ? "GET" : "POST"),
+    body,
+    headers: { "content-type": "application/json", ...options.headers },
+    signal: options.signal,
+  });
+  return (handler as RouteHandler)(request, { params: Promise.resolve(options.params ?? {}) });
+}
+
+/** A parsed server-sent event. */
+export interface ServerSentEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+/**
+ * Reads server-sent events from a response body one at a time. `next()` resolves with the next event
+ * (comments skipped) or null when the stream ended.
+ */
+export function readEvents(response: Response): { next(): Promise<ServerSentEvent | null>; cancel(): Promise<void> } {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return {
+    async next() {
+      for (;;) {
+        const boundary = buffer.indexOf("\n\n");
+        if (boundary !== -1) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          const event: ServerSentEvent = { event: "message", data: "" };
+          let isComment = true;
+          for (const line of block.split("\n")) {
+            if (line.startsWith(":")) continue;
+            isComment = false;
+            const [field, ...rest] = line.split(": ");
+            const value = rest.join(": ");
+            if (field === "id") event.id = value;
+            else if (field === "event") event.event = value;
+            else if (field === "data") event.data = value;
+          }
+          if (!isComment) return event;
+          continue;
+        }
+        const { done, value } = await reader.read();
+        if (done) return null;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}

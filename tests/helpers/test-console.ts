@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { closeDbForTests } from "@/lib/server/db";
+import { resetConfigForTests } from "@/lib/server/env";
+import { resetRegistryForTests } from "@/lib/server/skills/registry";
+
+/** A console set up for one test file: its temp folder, database file and allow-list root. */
+export interface TestConsole {
+  dir: string;
+  databaseFile: string;
+  root: string;
+}
+
+const STARTUP_KEY = Symbol.for("skill-console.startup");
+
+/**
+ * Points this test file's console at a fresh copy of the migrated template database and at a new
+ * allow-list root folder (empty unless the test writes skills into it), with short limits that keep the
+ * suite fast. `env` overrides or adds settings. Call in beforeAll, and `reloadTestConsole()` after
+ * writing skills.
+ */
+export async function setUpTestConsole(env: Record<string, string> = {}): Promise<TestConsole> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skill-console-test-"));
+  const databaseFile = path.join(dir, "console.db");
+  fs.copyFileSync(inject("templateDatabase"), databaseFile);
+  const root = path.join(dir, "skills");
+  fs.mkdirSync(root);
+  Object.assign(process.env, {
+    DATABASE_URL: `file:${databaseFile}`,
+    ONGRID_SKILLS_EXTERNAL_DIRS: root,
+    SKILL_KILL_GRACE_MS: "200",
+    SKILL_EXIT_DRAIN_MS: "100",
+    CALL_EVENT_FLUSH_MS: "50",
+    ...env,
+  });
+  await closeDbForTests();
+  resetConfigForTests();
+  resetRegistryForTests();
+  (globalThis as Record<symbol, unknown>)[STARTUP_KEY] = undefined;
+  return { dir, databaseFile, root };
+}
+
+/**
+ * Writes a subprocess skill into `root`: `<root>/<folder>/skill.json` with the given manifest fields
+ * (name, description and entry `run.sh` filled in) and an executable `run.sh` with `script` as its body.
+ * Returns the skill's folder.
+ */
+export function writeSkill(root: string, folder: string, manifest: Record<string, unknown>, script: string): string {
+  const skillDir = path.join(root, folder);
+  fs.mkdirSync(skillDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(skillDir, "skill.json"),
+    JSON.stringify({ description: `test skill ${folder}`, entry: "run.sh", ...manifest }, null, 2),
+  );
+  fs.writeFileSync(path.join(skillDir, "run.sh"), `#!/bin/bash\n${script}\n`, { mode: 0o755 });
+  return skillDir;
+}

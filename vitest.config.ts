@@ -1,0 +1,19 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Unit and integration tests (vitest). Tests run real child processes and real SQLite files, so they
+ * run in forked workers with a modest parallelism that suits a 2-core machine.
+ */
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    environment: "node",
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    globalSetup: ["tests/global-setup.ts"],
+  },
+});
