@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -6,12 +7,14 @@ import { defineConfig } from "vitest/config";
  * run in forked workers with a modest parallelism that suits a 2-core machine.
  */
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
     include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,
+    // Loader and executor log lines are shown only for the tests that fail.
+    silent: "passed-only",
     testTimeout: 20_000,
     hookTimeout: 60_000,
     globalSetup: ["tests/global-setup.ts"],
