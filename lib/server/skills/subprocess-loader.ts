@@ -1,0 +1,113 @@
+import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
+import { resolveRoot, type UsableRoot } from "./allowlist-roots";
+import { buildSubprocessSkill } from "./build-subprocess-skill";
+import { createLoaderLog, loaderLine } from "./loader-log";
+import { readManifest } from "./read-manifest";
+import type { SubprocessSkill } from "./registered-skill";
+import { DEFAULT_WALK_LIMITS, walkManifests, type FoundManifest, type WalkLimits } from "./walk-manifests";
+
+/** Options of one subprocess loader scan. */
+export interface SubprocessLoaderOptions {
+  /** Timeout (seconds) of a skill whose manifest says 0 or nothing (DESIGN.md: SKILL_DEFAULT_TIMEOUT_SECONDS). */
+  defaultTimeoutSeconds: number;
+  /** Names already taken (e.g. by skills of another kind); a manifest claiming one is skipped as a duplicate. Not modified. */
+  taken?: ReadonlySet<string>;
+  /** Where each log line is echoed as it happens; default console.log. */
+  log?: (line: string) => void;
+  /** Bounds of each root's walk; default DEFAULT_WALK_LIMITS. */
+  walkLimits?: WalkLimits;
+}
+
+/** What a scan produced: the registered skills in discovery order and the report. */
+export interface SubprocessLoadResult {
+  skills: SubprocessSkill[];
+  report: LoaderReport;
+}
+
+type Outcome =
+  | { stage: "parse"; message: string; name: string | null }
+  | { stage: "build"; message: string; name: string }
+  | { stage: "built"; skill: SubprocessSkill };
+
+// Parse then build one manifest. Both steps report their own failures; the catch only keeps a bug in
+// them from blocking start-up.
+async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTimeoutSeconds: number): Promise<Outcome> {
+  try {
+    const read = await readManifest(found, root.real);
+    if (!read.ok) return { stage: "parse", message: read.message, name: read.name };
+    const built = await buildSubprocessSkill(read.manifest, read.warnings, found.path, root, defaultTimeoutSeconds);
+    return built.ok ? { stage: "built", skill: built.skill } : { stage: "build", message: built.message, name: read.manifest.name };
+  } catch (error) {
+    return { stage: "parse", message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`, name: null };
+  }
+}
+
+/**
+ * The subprocess skill loader (seed 000 LoadDirs, DESIGN.md "Subprocess skills"). For each root in
+ * order: skip it if relative, missing or unusable; walk it in lexical order; for every `skill.json`
+ * parse it (`parse` line on failure), build the skill (`build` line on failure), skip it when its name
+ * is already registered or in `opts.taken` (first wins, `already registered, skipping` line), else
+ * register it (`registered subprocess skill` line). Per-manifest failures never stop the scan and the
+ * function never throws, so start-up is never blocked. Takes the roots as configured (absolute paths)
+ * and the options; returns the skills and a LoaderReport whose `count` is the number registered and
+ * whose `log` holds every line in order (each was also echoed to `opts.log`).
+ */
+export async function loadSubprocessSkills(roots: readonly string[], opts: SubprocessLoaderOptions): Promise<SubprocessLoadResult> {
+  const started = Date.now();
+  const log = createLoaderLog(opts.log);
+  const taken = new Set(opts.taken ?? []);
+  const firstSeen = new Map<string, string>();
+  const skills: SubprocessSkill[] = [];
+  const registered: LoaderEntry[] = [];
+  const skipped: LoaderEntry[] = [];
+  const failed: LoaderEntry[] = [];
+  const scanned: UsableRoot[] = [];
+  const rootReport: LoaderRoot[] = [];
+
+  for (const given of roots) {
+    const { usable: root, report: rootEntry } = await resolveRoot(given, scanned, log);
+    rootReport.push(rootEntry);
+    if (!root) continue;
+    scanned.push(root);
+    for await (const found of walkManifests(root.real, log, opts.walkLimits ?? DEFAULT_WALK_LIMITS)) {
+      const at = { path: found.path, root: root.real };
+      const outcome = await examineManifest(found, root, opts.defaultTimeoutSeconds);
+      if (outcome.stage === "parse") {
+        log.write(loaderLine.parse(found.path, outcome.message));
+        failed.push({ ...at, name: outcome.name, reason: `parse: ${outcome.message}` });
+        continue;
+      }
+      if (outcome.stage === "build") {
+        log.write(loaderLine.build(outcome.name, outcome.message));
+        failed.push({ ...at, name: outcome.name, reason: `build: ${outcome.message}` });
+        continue;
+      }
+      const { name } = outcome.skill;
+      if (taken.has(name)) {
+        const holder = firstSeen.get(name);
+        log.write(loaderLine.duplicate(name, found.path));
+        skipped.push({ ...at, name, reason: holder ? `name already registered from ${holder}` : "name already taken by another skill" });
+        continue;
+      }
+      taken.add(name);
+      firstSeen.set(name, found.path);
+      skills.push(outcome.skill);
+      log.write(loaderLine.registered(name, found.path));
+      registered.push({ ...at, name, reason: null });
+    }
+  }
+
+  return {
+    skills,
+    report: {
+      loadedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      roots: rootReport,
+      registered,
+      skipped,
+      failed,
+      log: log.lines,
+      count: registered.length,
+    },
+  };
+}

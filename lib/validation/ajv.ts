@@ -1,0 +1,172 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type AjvCore from "ajv/dist/core";
+import Ajv2019 from "ajv/dist/2019";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { JsonSchema } from "@/lib/types/skill";
+
+/** One ajv validation error, as returned in `invalid_args` details (DESIGN.md "HTTP interface"). */
+export type AjvError = ErrorObject;
+
+/** Outcome of validating a call's args against its skill's schema. */
+export type ArgsValidation = { ok: true } | { ok: false; errors: AjvError[] };
+
+/** JSON Schema dialects a manifest's `schema` may declare with `$schema`; draft-07 when it declares none. */
+export type SchemaDialect = "draft-07" | "2019-09" | "2020-12";
+
+const DIALECT_OF_META: Record<string, SchemaDialect> = {
+  "http://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft/2019-09/schema": "2019-09",
+  "https://json-schema.org/draft/2020-12/schema": "2020-12",
+};
+
+/** A user schema that cannot be used: not a valid JSON Schema, an unsupported dialect, or async. */
+export class SchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SchemaError";
+  }
+}
+
+/** A compiled user schema and the non-fatal remarks ajv made while compiling it. */
+export interface CompiledSchema {
+  validate: ValidateFunction;
+  /** E.g. `unknown format "semver" ignored in schema at path "#/properties/v"`. */
+  warnings: string[];
+}
+
+// Warnings ajv logs during a compile are collected here; compile is synchronous, so one slot suffices.
+let warningSink: string[] | null = null;
+
+const instances = new Map<SchemaDialect, AjvCore>();
+
+/**
+ * Creates a new Ajv instance configured the project's way: `allErrors` (every problem reported at
+ * once), formats from ajv-formats in full mode (email, uri, date-time, ipv4, …), and `strict: false`
+ * because manifests are written by third parties and may carry keywords ajv does not know (`x-*`,
+ * editor hints); unknown formats are then ignored and reported as warnings instead of failing.
+ * Takes the dialect (default draft-07); returns the instance. Prefer `sharedAjv` — this exists so the
+ * configuration is spelled in one place (STYLE.md "lib/validation/: one Ajv instance").
+ */
+export function createAjv(dialect: SchemaDialect = "draft-07"): AjvCore {
+  const options = {
+    allErrors: true,
+    strict: false,
+    logger: {
+      log: () => undefined,
+      warn: (...parts: unknown[]) => warningSink?.push(parts.map(String).join(" ")),
+      error: (...parts: unknown[]) => console.error("ajv:", ...parts),
+    },
+  };
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : dialect === "2019-09" ? new Ajv2019(options) : new Ajv(options);
+  addFormats(ajv);
+  return ajv;
+}
+
+/** The process-wide Ajv instance of a dialect (created on first use). Returns the same object every time. */
+export function sharedAjv(dialect: SchemaDialect = "draft-07"): AjvCore {
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/**
+ * Picks the dialect a schema declares with `$schema` (a trailing `#` is ignored).
+ * Throws SchemaError naming the value when it is not draft-07, 2019-09 or 2020-12.
+ */
+export function dialectOf(schema: JsonSchema): SchemaDialect {
+  const declared = schema.$schema;
+  if (declared === undefined) return "draft-07";
+  const dialect = typeof declared === "string" ? DIALECT_OF_META[declared.replace(/#$/, "")] : undefined;
+  if (!dialect) throw new SchemaError(`unsupported $schema ${JSON.stringify(declared)} (use draft-07, 2019-09 or 2020-12)`);
+  return dialect;
+}
+
+/**
+ * Turns ajv errors into one readable line: `<instancePath> <message>` joined by "; ", e.g.
+ * `/name must match pattern "^[a-z0-9_]+$"`; enum errors list the allowed values and
+ * additionalProperties errors name the extra property; summary errors of
+ * `anyOf`/`oneOf` are left out because their branches already say what is wrong. `prefix` is put in
+ * front of every instance path (e.g. "/schema"). Returns "" for no errors.
+ */
+export function formatAjvErrors(errors: readonly AjvError[] | null | undefined, prefix = ""): string {
+  const lines: string[] = [];
+  for (const error of errors ?? []) {
+    if (error.keyword === "anyOf" || error.keyword === "oneOf") continue;
+    let message = error.message ?? `fails ${error.keyword}`;
+    if (error.keyword === "additionalProperties" && typeof error.params.additionalProperty === "string") {
+      message += `: ${error.params.additionalProperty}`;
+    }
+    if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
+      message += `: ${error.params.allowedValues.map((value: unknown) => (typeof value === "string" ? value : JSON.stringify(value))).join(", ")}`;
+    }
+    const where = `${prefix}${error.instancePath}`;
+    const line = where === "" ? message : `${where} ${message}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines.join("; ");
+}
+
+const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Compiles a user schema (a manifest's `schema`) once and caches the result keyed by that schema
+ * object: each registered skill holds its own schema object, so the cache is per skill and a reload
+ * (new objects) never sees stale validators. The schema is removed from ajv's registry after compiling
+ * so `$id`s of different skills (or of one skill across reloads) never collide or resolve into each
+ * other. Throws SchemaError when the schema is not a valid JSON Schema (`{"type":"strng"}`,
+ * `{"properties":5}`, a bad regex, an unresolvable `$ref`), declares an unsupported `$schema`, or is
+ * async (`$async`, whose validator would return a promise). DESIGN.md "Subprocess skills": a `schema`
+ * that is not a valid JSON Schema is a manifest error.
+ */
+export function compileSchema(schema: JsonSchema): CompiledSchema {
+  const hit = compiled.get(schema);
+  if (hit) return hit;
+  const ajv = sharedAjv(dialectOf(schema));
+  if (!ajv.validateSchema(schema)) throw new SchemaError(formatAjvErrors(ajv.errors));
+  const knownRefs = new Set(Object.keys(ajv.refs));
+  const warnings: string[] = [];
+  warningSink = warnings;
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new SchemaError(error instanceof Error ? error.message : String(error));
+  } finally {
+    warningSink = null;
+    ajv.removeSchema(schema);
+    for (const ref of Object.keys(ajv.refs)) if (!knownRefs.has(ref)) delete ajv.refs[ref];
+  }
+  if ((validate as { $async?: unknown }).$async) throw new SchemaError("async schemas ($async) are not supported");
+  const result = { validate, warnings: [...new Set(warnings)] };
+  compiled.set(schema, result);
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a call's args against a skill's schema (DESIGN.md wire protocol: validated before
+ * spawning; invalid args never start a process). Args must be a JSON object whatever the schema says.
+ * Formats (email, uri, date-time, ipv4, …) are checked; defaults are NOT filled in, so the args the
+ * child receives (and an approval is bound to) are exactly the ones sent.
+ * Returns `{ ok: true }` or `{ ok: false, errors }` (a copy of ajv's errors, all of them).
+ * Throws SchemaError only if the schema itself is unusable (never for a registered skill, whose
+ * schema was compiled by the loader).
+ */
+export function validateArgs(schema: JsonSchema, args: unknown): ArgsValidation {
+  if (!isPlainObject(args)) {
+    return {
+      ok: false,
+      errors: [{ instancePath: "", schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }],
+    };
+  }
+  const { validate } = compileSchema(schema);
+  if (validate(args)) return { ok: true };
+  return { ok: false, errors: [...(validate.errors ?? [])] };
+}
