@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+
+/**
+ * The heading block of a page: optional breadcrumb-like `eyebrow` above, the title (an h1),
+ * badges next to it, a description below and actions on the right.
+ */
+export function PageHeader({
+  eyebrow,
+  title,
+  badges,
+  description,
+  actions,
+}: {
+  eyebrow?: ReactNode;
+  title: ReactNode;
+  badges?: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="mb-5 flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        {eyebrow ? <div className="mb-1 text-xs text-zinc-500">{eyebrow}</div> : null}
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
+          {badges}
+        </div>
+        {description ? <div className="mt-1 max-w-3xl text-sm text-zinc-600">{description}</div> : null}
+      </div>
+      {actions ? <div className="flex shrink-0 items-center gap-2">{actions}</div> : null}
+    </div>
+  );
+}

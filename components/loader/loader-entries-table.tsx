@@ -1,0 +1,53 @@
+import Link from "next/link";
+import { Table, Td, Th, Tr } from "@/components/ui/table";
+import type { LoaderEntry } from "@/lib/types/skill";
+
+/** Path of a manifest relative to its root when it lies under it, else the absolute path. */
+function shortPath(entry: LoaderEntry): string {
+  const root = entry.root.endsWith("/") ? entry.root : `${entry.root}/`;
+  return entry.path.startsWith(root) ? entry.path.slice(root.length) : entry.path;
+}
+
+/**
+ * The manifests of one loader outcome (registered, skipped or failed) as a table: name (a link for
+ * registered skills), path under its root, and the reason when there is one.
+ */
+export function LoaderEntriesTable({ entries, caption, withReason, linkNames = false }: { entries: LoaderEntry[]; caption: string; withReason: boolean; linkNames?: boolean }) {
+  if (entries.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">None.</p>;
+  return (
+    <Table caption={caption}>
+      <thead>
+        <tr>
+          <Th>Name</Th>
+          <Th>Manifest</Th>
+          {withReason ? <Th>Reason</Th> : <Th>Root</Th>}
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <Tr key={`${entry.path}:${entry.name ?? ""}`}>
+            <Td className="font-mono text-[13px] whitespace-nowrap">
+              {entry.name === null ? (
+                <span className="text-zinc-400">—</span>
+              ) : linkNames ? (
+                <Link href={`/skills/${encodeURIComponent(entry.name)}`} className="font-medium text-zinc-900 hover:text-blue-700 hover:underline">
+                  {entry.name}
+                </Link>
+              ) : (
+                entry.name
+              )}
+            </Td>
+            <Td className="font-mono text-xs break-all text-zinc-600" title={entry.path}>
+              {shortPath(entry)}
+            </Td>
+            {withReason ? (
+              <Td className="text-[13px] break-words text-red-800">{entry.reason ?? "—"}</Td>
+            ) : (
+              <Td className="font-mono text-xs break-all text-zinc-500">{entry.root}</Td>
+            )}
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

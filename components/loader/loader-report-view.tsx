@@ -1,0 +1,161 @@
+"use client";
+
+import { PageHeader } from "@/components/layout/page-header";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { CodeBlock } from "@/components/ui/code-block";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { formatDateTime, formatDuration } from "@/lib/client/format-time";
+import { useLoaderReport, useReloadLoader } from "@/lib/client/use-loader-report";
+import type { LoaderReport } from "@/lib/types/skill";
+import { LoaderEntriesTable } from "./loader-entries-table";
+
+function Stat({ label, value, tone }: { label: string; value: React.ReactNode; tone?: "red" | "amber" }) {
+  const color = tone === "red" ? "text-red-700" : tone === "amber" ? "text-amber-700" : "text-zinc-900";
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white px-4 py-3 shadow-xs">
+      <dt className="text-[11px] font-medium tracking-wide text-zinc-500 uppercase">{label}</dt>
+      <dd className={`mt-1 text-xl font-semibold tabular-nums ${color}`}>{value}</dd>
+    </div>
+  );
+}
+
+function RootsTable({ report }: { report: LoaderReport }) {
+  if (report.roots.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">No allow-list root is configured.</p>;
+  return (
+    <Table caption="Allow-list roots">
+      <thead>
+        <tr>
+          <Th>Root</Th>
+          <Th>Status</Th>
+          <Th>Reason</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {report.roots.map((root) => (
+          <Tr key={root.path}>
+            <Td className="font-mono text-xs break-all">{root.path}</Td>
+            <Td>
+              <Badge tone={root.status === "scanned" ? "green" : "amber"} dot>
+                {root.status}
+              </Badge>
+            </Td>
+            <Td className="text-[13px] text-zinc-600">{root.reason ?? "—"}</Td>
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** Placeholder of the loader page while the report loads. */
+export function LoaderReportSkeleton() {
+  return (
+    <div role="status" aria-label="Loading the loader report" className="space-y-4">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {[0, 1, 2, 3].map((index) => (
+          <Skeleton key={index} className="h-[70px] rounded-lg" />
+        ))}
+      </div>
+      <div className="rounded-lg border border-zinc-200 bg-white p-4">
+        <SkeletonRows rows={6} />
+      </div>
+    </div>
+  );
+}
+
+/** The report itself: counts, roots, failed, skipped and registered manifests, and the log. */
+function LoaderReportBody({ report }: { report: LoaderReport }) {
+  return (
+    <div className="space-y-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+        <Stat label="Registered" value={report.count} />
+        <Stat label="Skipped" value={report.skipped.length} tone={report.skipped.length > 0 ? "amber" : undefined} />
+        <Stat label="Failed" value={report.failed.length} tone={report.failed.length > 0 ? "red" : undefined} />
+        <Stat label="Roots" value={`${report.roots.filter((root) => root.status === "scanned").length} / ${report.roots.length}`} />
+        <Stat label="Load time" value={formatDuration(report.durationMs)} />
+      </dl>
+      <Card aria-labelledby="loader-roots">
+        <CardHeader title="Allow-list roots" titleId="loader-roots" description="From ONGRID_SKILLS_EXTERNAL_DIRS, or the bundled skills folder when it is unset." />
+        <RootsTable report={report} />
+      </Card>
+      <Card aria-labelledby="loader-failed">
+        <CardHeader title={`Failed (${report.failed.length})`} titleId="loader-failed" description="Manifests that could not be parsed or built; they never block start-up." />
+        <LoaderEntriesTable entries={report.failed} caption="Failed manifests" withReason />
+      </Card>
+      <Card aria-labelledby="loader-skipped">
+        <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Duplicate names: the first one found wins." />
+        <LoaderEntriesTable entries={report.skipped} caption="Skipped manifests" withReason />
+      </Card>
+      <Card aria-labelledby="loader-registered">
+        <CardHeader title={`Registered (${report.registered.length})`} titleId="loader-registered" />
+        <LoaderEntriesTable entries={report.registered} caption="Registered skills" withReason={false} linkNames />
+      </Card>
+      <Card aria-labelledby="loader-log">
+        <CardHeader title="Log" titleId="loader-log" description={`${report.log.length} line${report.log.length === 1 ? "" : "s"}`} />
+        <div className="p-3">
+          <CodeBlock text={report.log.length > 0 ? report.log.join("\n") : "(empty)"} label="Loader log" className="max-h-96" />
+        </div>
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * The Loader page body: when the last scan ran and how long it took, counts, the allow-list roots
+ * (scanned or skipped, with the reason), registered / skipped / failed manifests with path and reason,
+ * the seed's log lines, and a Rescan button (POST reload) that replaces the report.
+ */
+export function LoaderReportView() {
+  const report = useLoaderReport();
+  const reload = useReloadLoader();
+  const data = report.data;
+
+  return (
+    <>
+      <PageHeader
+        title="Loader"
+        description={
+          data
+            ? `Last scan ${formatDateTime(data.loadedAt)} · took ${formatDuration(data.durationMs)} · ${data.count} skill${data.count === 1 ? "" : "s"} registered.`
+            : "What the loader found under each allow-list root, and why anything was left out."
+        }
+        actions={
+          <Button variant="primary" pending={reload.isPending} onClick={() => reload.mutate()}>
+            {reload.isPending ? "Rescanning…" : "Rescan"}
+          </Button>
+        }
+      />
+      {reload.isError ? (
+        <Alert tone="danger" title="Rescan failed" className="mb-4">
+          {reload.error.message}
+        </Alert>
+      ) : null}
+      {reload.isSuccess && !reload.isPending ? (
+        <p role="status" className="mb-4 text-xs text-emerald-700">
+          Rescanned: {reload.data.count} skill{reload.data.count === 1 ? "" : "s"} registered.
+        </p>
+      ) : null}
+      {report.isPending ? (
+        <LoaderReportSkeleton />
+      ) : report.isError ? (
+        <Alert
+          tone="danger"
+          title="Could not load the loader report"
+          actions={
+            <Button size="sm" onClick={() => void report.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {report.error.message}
+        </Alert>
+      ) : (
+        <LoaderReportBody report={report.data} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { canExpand, descriptionId, getTemplate, getUiOptions, buttonId, type ObjectFieldTemplateProps } from "@rjsf/utils";
+import { cx } from "@/components/ui/class-names";
+import { RequiredMark } from "./field-template";
+
+/**
+ * rjsf ObjectFieldTemplate: the root object renders its properties in a plain stack (the page names
+ * the form); a nested object is a bordered fieldset whose legend is its title. Objects open to
+ * additionalProperties get an add button.
+ */
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { title, description, properties, required, fieldPathId, registry, schema, uiSchema, formData, onAddProperty, disabled, readonly } = props;
+  const options = getUiOptions(uiSchema);
+  const DescriptionFieldTemplate = getTemplate("DescriptionFieldTemplate", registry, options);
+  const { AddButton } = registry.templates.ButtonTemplates;
+  if ((schema.oneOf || schema.anyOf) && !schema.properties && properties.length === 0) return null;
+  const isRoot = fieldPathId.path.length === 0;
+
+  return (
+    <fieldset id={fieldPathId.$id} className={cx("min-w-0", !isRoot && "rounded-md border border-zinc-200 bg-zinc-50/60 p-3")}>
+      {!isRoot && title ? (
+        <legend className="float-left mb-1 w-full text-[13px] font-semibold text-zinc-800">
+          {title}
+          {required ? <RequiredMark /> : null}
+        </legend>
+      ) : null}
+      <div className="clear-both">
+        {description ? (
+          <div className="mb-3">
+            <DescriptionFieldTemplate id={descriptionId(fieldPathId)} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />
+          </div>
+        ) : null}
+        <div className="space-y-4">{properties.map((property) => property.content)}</div>
+        {canExpand(schema, uiSchema, formData) ? (
+          <div className="mt-3">
+            <AddButton id={buttonId(fieldPathId, "add")} onClick={onAddProperty} disabled={disabled || readonly} uiSchema={uiSchema} registry={registry} />
+          </div>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}

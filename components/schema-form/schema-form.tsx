@@ -1,0 +1,59 @@
+"use client";
+
+import Form from "@rjsf/core";
+import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
+import { useState } from "react";
+import { schemaFormTemplates, schemaFormWidgets } from "./theme";
+import { argsValidator } from "./validator";
+
+/** Args of a skill call: the form's data. */
+export type Args = Record<string, unknown>;
+
+/**
+ * The args form generated from a skill's JSON Schema (rjsf + ajv 8 with formats), controlled by
+ * `value`/`onChange`. Submitting it (the page's Run button points at `formId`) validates first:
+ * valid data goes to `onValidSubmit`; otherwise the messages appear on the fields, the first invalid
+ * field takes focus, and from then on validation is live. `extraErrors` shows server-side errors.
+ */
+export function SchemaForm({
+  formId,
+  schema,
+  value,
+  onChange,
+  onValidSubmit,
+  extraErrors,
+  disabled = false,
+}: {
+  formId: string;
+  schema: RJSFSchema;
+  value: Args;
+  onChange: (value: Args) => void;
+  onValidSubmit: (value: Args) => void;
+  extraErrors?: ErrorSchema;
+  disabled?: boolean;
+}) {
+  const [attempted, setAttempted] = useState(false);
+  return (
+    <Form<Args>
+      id={formId}
+      schema={schema}
+      validator={argsValidator}
+      templates={schemaFormTemplates}
+      widgets={schemaFormWidgets}
+      formData={value}
+      onChange={(event) => onChange(event.formData ?? {})}
+      onSubmit={(event) => {
+        setAttempted(true);
+        onValidSubmit(event.formData ?? {});
+      }}
+      onError={() => setAttempted(true)}
+      liveValidate={attempted ? "onChange" : undefined}
+      extraErrors={extraErrors}
+      showErrorList={false}
+      noHtml5Validate
+      focusOnFirstError
+      disabled={disabled}
+      aria-label="Arguments"
+    />
+  );
+}

@@ -1,0 +1,31 @@
+import type { FormProps } from "@rjsf/core";
+import { ArrayFieldItemTemplate, ArrayFieldTemplate } from "./array-field-template";
+import { BaseInputTemplate } from "./base-input-template";
+import { AddButton, ClearButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, SubmitButton } from "./button-templates";
+import { CheckboxWidget } from "./checkbox-widget";
+import { FieldTemplate } from "./field-template";
+import { ObjectFieldTemplate } from "./object-field-template";
+import { SelectWidget } from "./select-widget";
+import { DescriptionFieldTemplate, FieldErrorTemplate, FieldHelpTemplate, TitleFieldTemplate } from "./text-templates";
+import { TextareaWidget } from "./textarea-widget";
+
+/** The console's rjsf templates (Tailwind-styled): fields, objects, arrays, inputs, texts and buttons. */
+export const schemaFormTemplates: NonNullable<FormProps["templates"]> = {
+  FieldTemplate,
+  ObjectFieldTemplate,
+  ArrayFieldTemplate,
+  ArrayFieldItemTemplate,
+  BaseInputTemplate,
+  DescriptionFieldTemplate,
+  TitleFieldTemplate,
+  FieldErrorTemplate,
+  FieldHelpTemplate,
+  ButtonTemplates: { AddButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, ClearButton, SubmitButton },
+};
+
+/** The console's rjsf widgets: select for enums, checkbox for booleans, textarea on request. */
+export const schemaFormWidgets: NonNullable<FormProps["widgets"]> = {
+  SelectWidget,
+  CheckboxWidget,
+  TextareaWidget,
+};

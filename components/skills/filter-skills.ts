@@ -1,0 +1,31 @@
+import type { Skill } from "@/lib/types/skill";
+
+/** Skills of one category, in the order they were given. */
+export interface SkillGroup {
+  category: string;
+  skills: Skill[];
+}
+
+/**
+ * The skills whose name, description or category contain every whitespace-separated word of `query`
+ * (case-insensitive); all of them for a blank query. Order is kept.
+ */
+export function filterSkills(skills: readonly Skill[], query: string): Skill[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return skills.slice();
+  return skills.filter((skill) => {
+    const haystack = `${skill.name}\n${skill.description}\n${skill.category}`.toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+}
+
+/** Groups `skills` by category, categories in order of first appearance (the server sorts by category, name). */
+export function groupByCategory(skills: readonly Skill[]): SkillGroup[] {
+  const groups = new Map<string, Skill[]>();
+  for (const skill of skills) {
+    const group = groups.get(skill.category);
+    if (group) group.push(skill);
+    else groups.set(skill.category, [skill]);
+  }
+  return Array.from(groups, ([category, members]) => ({ category, skills: members }));
+}

@@ -1,0 +1,159 @@
+"use client";
+
+import Link from "next/link";
+import { PageHeader } from "@/components/layout/page-header";
+import { RecentCalls } from "@/components/calls/recent-calls";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DescriptionList } from "@/components/ui/description-list";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { isApiError } from "@/lib/client/api-error";
+import { useSkill } from "@/lib/client/use-skills";
+import type { Skill } from "@/lib/types/skill";
+import { SkillClassBadge } from "./skill-class-badge";
+import { SkillRunPanel } from "./skill-run-panel";
+
+function EnvAllow({ names }: { names: string[] }) {
+  if (names.length === 0) return <span className="text-zinc-500">none — the child gets an empty environment</span>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {names.map((name) => (
+        <code key={name} className="rounded bg-zinc-100 px-1 font-mono text-[12px] text-zinc-800">
+          {name}
+        </code>
+      ))}
+    </span>
+  );
+}
+
+/** The metadata card of a skill: category, class, kind, timeout, env_allow and source. */
+function SkillFacts({ skill }: { skill: Skill }) {
+  return (
+    <Card aria-labelledby="skill-facts-title">
+      <CardHeader title="Details" titleId="skill-facts-title" />
+      <CardBody>
+        <DescriptionList
+          columns={2}
+          items={[
+            { term: "Category", value: <Link className="text-blue-700 hover:underline" href={`/skills?q=${encodeURIComponent(skill.category)}`}>{skill.category}</Link> },
+            { term: "Class", value: <SkillClassBadge skillClass={skill.class} /> },
+            { term: "Kind", value: skill.kind },
+            { term: "Timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> },
+            { term: "env_allow", value: <EnvAllow names={skill.envAllow} />, wide: true },
+            { term: "Source", value: <code className="font-mono text-[12px] break-all text-zinc-700">{skill.source.path}</code>, wide: true },
+            { term: "Allow-list root", value: <code className="font-mono text-[12px] break-all text-zinc-700">{skill.source.root}</code>, wide: true },
+          ]}
+        />
+      </CardBody>
+    </Card>
+  );
+}
+
+/** Placeholder of the skill page while the skill loads. */
+export function SkillDetailSkeleton() {
+  return (
+    <div role="status" aria-label="Loading skill">
+      <Skeleton className="mb-2 h-3 w-32" />
+      <Skeleton className="mb-2 h-6 w-64" />
+      <Skeleton className="mb-6 h-4 w-96 max-w-full" />
+      <div className="grid gap-4 lg:grid-cols-3">
+        <div className="rounded-lg border border-zinc-200 bg-white p-4 lg:col-span-2">
+          <SkeletonRows rows={6} />
+        </div>
+        <div className="rounded-lg border border-zinc-200 bg-white p-4">
+          <SkeletonRows rows={5} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The skill page body: header (name, class, kind, description), the test-run panel, the skill's facts
+ * and its recent calls. Loading skeleton; a not-found state for an unknown name; other errors with retry.
+ */
+export function SkillDetail({ name }: { name: string }) {
+  const skill = useSkill(name);
+
+  if (skill.isPending) return <SkillDetailSkeleton />;
+  if (skill.isError) {
+    if (isApiError(skill.error, "not_found")) {
+      return (
+        <EmptyState
+          title={`No skill named “${name}”`}
+          actions={
+            <Link href="/skills" className="text-sm font-medium text-blue-700 hover:underline">
+              Back to the skills list
+            </Link>
+          }
+        >
+          It is not registered. It may have been renamed, or skipped by the loader — see the{" "}
+          <Link href="/loader" className="text-blue-700 hover:underline">
+            loader report
+          </Link>
+          .
+        </EmptyState>
+      );
+    }
+    return (
+      <Alert
+        tone="danger"
+        title="Could not load the skill"
+        actions={
+          <Button size="sm" onClick={() => void skill.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        {skill.error.message}
+      </Alert>
+    );
+  }
+
+  const data = skill.data;
+  return (
+    <>
+      <PageHeader
+        eyebrow={
+          <nav aria-label="Breadcrumb" className="flex items-center gap-1">
+            <Link href="/skills" className="hover:text-zinc-800 hover:underline">
+              Skills
+            </Link>
+            <span aria-hidden="true">/</span>
+            <span>{data.category}</span>
+          </nav>
+        }
+        title={<span className="font-mono">{data.name}</span>}
+        badges={
+          <>
+            <SkillClassBadge skillClass={data.class} />
+            <Badge>{data.kind}</Badge>
+            {!data.available ? <Badge tone="red">unavailable</Badge> : null}
+          </>
+        }
+        description={data.description}
+      />
+      {data.warnings.length > 0 ? (
+        <Alert tone="warning" title={`${data.warnings.length} loader warning${data.warnings.length === 1 ? "" : "s"}`} className="mb-4">
+          <ul className="list-inside list-disc">
+            {data.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+      <div className="grid items-start gap-4 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <SkillRunPanel key={data.name} skill={data} />
+        </div>
+        <div className="space-y-4">
+          <SkillFacts skill={data} />
+          <RecentCalls skill={data.name} />
+        </div>
+      </div>
+    </>
+  );
+}

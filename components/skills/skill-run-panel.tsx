@@ -1,0 +1,270 @@
+"use client";
+
+import { getDefaultFormState, type RJSFSchema } from "@rjsf/utils";
+import { useRouter } from "next/navigation";
+import { useMemo, useRef, useState, useTransition } from "react";
+import { SchemaForm, type Args } from "@/components/schema-form/schema-form";
+import { ajvErrorsToErrorSchema, describeAjvError } from "@/components/schema-form/ajv-errors";
+import { hasNoFields, toFormSchema } from "@/components/schema-form/form-schema";
+import { formatArgsJson, parseArgsJson } from "@/components/schema-form/parse-args-json";
+import { RawJsonEditor, type ArgsParseError } from "@/components/schema-form/raw-json-editor";
+import { argsValidator } from "@/components/schema-form/validator";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { cx } from "@/components/ui/class-names";
+import { Kbd } from "@/components/ui/kbd";
+import { isApiError } from "@/lib/client/api-error";
+import { useStartCall } from "@/lib/client/use-calls";
+import type { Skill } from "@/lib/types/skill";
+import { ApprovalNotice } from "./approval-notice";
+
+const FORM_ID = "skill-args-form";
+
+type Mode = "form" | "raw";
+
+function defaultArgs(schema: RJSFSchema): Args {
+  const defaults = getDefaultFormState<Args>(argsValidator, schema, {}, schema);
+  return defaults && typeof defaults === "object" && !Array.isArray(defaults) ? defaults : {};
+}
+
+/** The "Form | Raw JSON" switch: two toggle buttons, the current one pressed. */
+function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
+  return (
+    <div role="group" aria-label="Args editor" className="inline-flex rounded-md border border-zinc-300 bg-zinc-100 p-0.5">
+      {(["form", "raw"] as const).map((option) => (
+        <button
+          key={option}
+          type="button"
+          aria-pressed={mode === option}
+          onClick={() => onChange(option)}
+          className={cx(
+            "h-6 rounded px-2.5 text-xs font-medium focus-visible:outline-2 focus-visible:outline-blue-600",
+            mode === option ? "bg-white text-zinc-900 shadow-xs" : "text-zinc-600 hover:text-zinc-900",
+          )}
+        >
+          {option === "form" ? "Form" : "Raw JSON"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The test-run panel of a skill page: the args form generated from the skill's schema (with its
+ * defaults), a Raw JSON view kept in sync both ways, and the Run button, which starts the call with
+ * `wait: false` and opens its call page. Shows the server's refusals: `invalid_args` on the fields and
+ * as a list, `approval_required` (Run is disabled up front for non-safe skills), anything else as is.
+ */
+export function SkillRunPanel({ skill }: { skill: Skill }) {
+  const router = useRouter();
+  const schema = useMemo(() => toFormSchema(skill.schema), [skill.schema]);
+  const initialArgs = useMemo(() => defaultArgs(schema), [schema]);
+  const [args, setArgs] = useState<Args>(initialArgs);
+  const [mode, setMode] = useState<Mode>("form");
+  const [rawText, setRawText] = useState("");
+  const [rawError, setRawError] = useState<ArgsParseError | null>(null);
+  const [modeMessage, setModeMessage] = useState<string | null>(null);
+  const [localErrors, setLocalErrors] = useState<string[]>([]);
+  const [formKey, setFormKey] = useState(0);
+  const [navigating, startNavigation] = useTransition();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const startCall = useStartCall();
+
+  const blockedReason = !skill.available
+    ? `This skill is unavailable: ${skill.unavailableReason ?? "see the loader report"}.`
+    : skill.class !== "safe"
+      ? "Run is disabled: this skill needs an approval."
+      : null;
+
+  const serverError = startCall.error;
+  const serverAjvErrors = useMemo(() => (isApiError(serverError, "invalid_args") ? serverError.ajvErrors : []), [serverError]);
+  const extraErrors = useMemo(() => (serverAjvErrors.length > 0 ? ajvErrorsToErrorSchema(serverAjvErrors) : undefined), [serverAjvErrors]);
+
+  function run(value: Args) {
+    if (blockedReason) return;
+    setLocalErrors([]);
+    startCall.mutate(
+      { skill: skill.name, args: value },
+      { onSuccess: (call) => startNavigation(() => router.push(`/calls/${encodeURIComponent(call.id)}`)) },
+    );
+  }
+
+  function runRaw() {
+    const parsed = parseArgsJson(rawText);
+    if (!parsed.ok) {
+      setRawError(parsed);
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(parsed.position, parsed.position);
+      return;
+    }
+    const { errors } = argsValidator.validateFormData(parsed.value, schema);
+    if (errors.length > 0) {
+      setLocalErrors(errors.map((error) => `${error.property && error.property !== "." ? error.property.replace(/^\./, "") : "(root)"}: ${error.message ?? error.stack}`));
+      return;
+    }
+    run(parsed.value);
+  }
+
+  function switchMode(next: Mode) {
+    if (next === mode) return;
+    if (next === "raw") {
+      setRawText(formatArgsJson(args));
+      setRawError(null);
+      setModeMessage(null);
+      setMode("raw");
+      return;
+    }
+    const parsed = parseArgsJson(rawText);
+    if (!parsed.ok) {
+      setRawError(parsed);
+      setModeMessage("Fix the JSON before going back to the form; your text is kept as typed.");
+      textarea.current?.focus();
+      return;
+    }
+    setArgs(parsed.value);
+    setModeMessage(null);
+    setLocalErrors([]);
+    setMode("form");
+  }
+
+  function onRawChange(text: string) {
+    setRawText(text);
+    const parsed = parseArgsJson(text);
+    if (parsed.ok) {
+      setArgs(parsed.value);
+      setRawError(null);
+      setModeMessage(null);
+    } else {
+      setRawError(parsed);
+    }
+  }
+
+  function reset() {
+    setArgs(initialArgs);
+    setRawText(formatArgsJson(initialArgs));
+    setRawError(null);
+    setLocalErrors([]);
+    setModeMessage(null);
+    setFormKey((key) => key + 1);
+    startCall.reset();
+  }
+
+  const noFields = hasNoFields(schema);
+
+  return (
+    <Card aria-labelledby="run-panel-title">
+      <CardHeader
+        title="Test run"
+        titleId="run-panel-title"
+        description="Arguments are checked against the skill's JSON Schema here and again on the server."
+        actions={
+          <>
+            <Button size="sm" variant="ghost" onClick={reset}>
+              Reset
+            </Button>
+            <ModeSwitch mode={mode} onChange={switchMode} />
+          </>
+        }
+      />
+      <div
+        className="space-y-4 p-4"
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            (document.getElementById(FORM_ID) as HTMLFormElement | null)?.requestSubmit();
+          }
+        }}
+      >
+        {skill.class !== "safe" ? <ApprovalNotice skillClass={skill.class} /> : null}
+        {!skill.available ? (
+          <Alert tone="danger" title="Unavailable">
+            {skill.unavailableReason ?? "The loader marked this skill unavailable."}
+          </Alert>
+        ) : null}
+
+        {mode === "form" ? (
+          noFields ? (
+            <form
+              id={FORM_ID}
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                run(args);
+              }}
+            >
+              <p className="rounded-md border border-dashed border-zinc-300 px-3 py-4 text-center text-sm text-zinc-500">
+                This skill declares no arguments. Run sends <code className="font-mono">{formatArgsJson(args).replace(/\s+/g, " ")}</code>.
+              </p>
+            </form>
+          ) : (
+            <SchemaForm key={formKey} formId={FORM_ID} schema={schema} value={args} onChange={setArgs} onValidSubmit={run} extraErrors={extraErrors} />
+          )
+        ) : (
+          <RawJsonEditor formId={FORM_ID} text={rawText} error={rawError} onTextChange={onRawChange} onSubmit={runRaw} textareaRef={textarea} />
+        )}
+
+        {modeMessage ? (
+          <Alert tone="warning" title="Still in Raw JSON" live>
+            {modeMessage}
+          </Alert>
+        ) : null}
+
+        {localErrors.length > 0 ? (
+          <Alert tone="danger" title="The args do not match the schema">
+            <ul className="list-inside list-disc font-mono text-xs">
+              {localErrors.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </Alert>
+        ) : null}
+
+        {serverError ? (
+          isApiError(serverError, "invalid_args") ? (
+            <Alert tone="danger" title="The server refused the args (invalid_args)">
+              <p>{serverError.message}</p>
+              {serverAjvErrors.length > 0 ? (
+                <ul className="mt-1 list-inside list-disc font-mono text-xs">
+                  {serverAjvErrors.map((error, index) => (
+                    <li key={index}>{describeAjvError(error)}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </Alert>
+          ) : isApiError(serverError, "approval_required") ? (
+            <Alert tone="warning" title="Approval required">
+              {serverError.message}
+            </Alert>
+          ) : (
+            <Alert tone="danger" title={isApiError(serverError) ? `Run failed (${serverError.code})` : "Run failed"}>
+              {serverError.message}
+            </Alert>
+          )
+        ) : null}
+      </div>
+      <div className="flex items-center justify-between gap-3 border-t border-zinc-200 bg-zinc-50/70 px-4 py-2.5">
+        <p className="text-xs text-zinc-500">
+          {blockedReason ?? (
+            <>
+              Starts the call and follows its stderr live. <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> runs from any field.
+            </>
+          )}
+        </p>
+        <Button
+          type="submit"
+          form={FORM_ID}
+          variant="primary"
+          disabled={blockedReason !== null}
+          pending={startCall.isPending || navigating}
+          title={blockedReason ?? undefined}
+        >
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="currentColor">
+            <path d="M4 2.5v11l9-5.5z" />
+          </svg>
+          Run
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useEffect, useRef, type ReactNode } from "react";
+import { Button } from "./button";
+
+/**
+ * A modal confirmation built on the native `<dialog>` (focus trap, Escape to close, backdrop). Shown
+ * while `open`; `onConfirm` runs the action, `onClose` is called on Escape, backdrop or the dismiss
+ * button. `pending` keeps it open with a spinner on the confirm button.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  dismissLabel = "Cancel",
+  danger = false,
+  pending = false,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  dismissLabel?: string;
+  danger?: boolean;
+  pending?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-dialog-title"
+      onClose={onClose}
+      onCancel={(event) => {
+        if (pending) event.preventDefault();
+      }}
+      onClick={(event) => {
+        if (event.target === ref.current && !pending) onClose();
+      }}
+      className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
+    >
+      <div className="p-5">
+        <h2 id="confirm-dialog-title" className="text-base font-semibold text-zinc-900">
+          {title}
+        </h2>
+        {children ? <div className="mt-2 text-sm text-zinc-600">{children}</div> : null}
+      </div>
+      <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+        <Button variant="secondary" onClick={onClose} disabled={pending} autoFocus>
+          {dismissLabel}
+        </Button>
+        <Button variant={danger ? "danger" : "primary"} onClick={onConfirm} pending={pending}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </dialog>
+  );
+}

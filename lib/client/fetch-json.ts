@@ -1,0 +1,60 @@
+import { ApiError } from "./api-error";
+
+/** The part of the API path after the origin, always starting `/api/`. */
+export type ApiPath = `/api/${string}`;
+
+function isEnvelope(body: unknown): body is { error: { code: string; message: string; details?: unknown } } {
+  if (typeof body !== "object" || body === null || !("error" in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string";
+}
+
+/**
+ * The one fetch wrapper of the client: requests `path` on the same origin, sends `body` as JSON when
+ * given, and resolves to the parsed JSON answer typed `T` (the caller names the contract's shape).
+ * Throws ApiError: the server's envelope decoded for a non-2xx answer, `network` when the request
+ * failed, `bad_response` when the answer is not JSON.
+ */
+export async function fetchJson<T>(
+  path: ApiPath,
+  init: { method?: "GET" | "POST"; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? "GET",
+      headers: init.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "The console did not answer. Is the server running?");
+  }
+
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiError(response.status, "bad_response", `Unexpected answer from ${path} (HTTP ${response.status}, not JSON).`);
+  }
+
+  if (!response.ok) {
+    if (isEnvelope(body)) {
+      throw new ApiError(response.status, body.error.code as ApiError["code"], body.error.message, body.error.details);
+    }
+    throw new ApiError(response.status, "bad_response", `HTTP ${response.status} from ${path} without an error body.`);
+  }
+  return body as T;
+}
+
+/** Builds `path?query` from the defined, non-empty entries of `params` (undefined and "" are left out). */
+export function withQuery(path: ApiPath, params: Record<string, string | number | undefined>): ApiPath {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== "") query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text === "" ? path : `${path}?${text}`;
+}

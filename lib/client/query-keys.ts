@@ -1,0 +1,28 @@
+import type { CallStatus } from "@/lib/types/call";
+
+/** Filters of the calls history (`GET /api/v1/calls`). */
+export interface CallFilters {
+  skill?: string;
+  status?: CallStatus;
+  limit?: number;
+}
+
+/**
+ * Every react-query key of the console, spelled only here so that a mutation can invalidate exactly
+ * what it changed. Keys are hierarchical: invalidating `queryKeys.calls.all` refreshes every call query.
+ */
+export const queryKeys = {
+  skills: {
+    all: ["skills"] as const,
+    list: () => ["skills", "list"] as const,
+    detail: (name: string) => ["skills", "detail", name] as const,
+  },
+  calls: {
+    all: ["calls"] as const,
+    list: (filters: CallFilters) => ["calls", "list", filters] as const,
+    detail: (id: string) => ["calls", "detail", id] as const,
+  },
+  loader: {
+    report: () => ["loader", "report"] as const,
+  },
+};

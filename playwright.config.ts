@@ -1,0 +1,62 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests in Debian's Chromium (browsers cannot be downloaded here; DESIGN.md machine facts):
+ * the production console is built and served by `node scripts/start.mjs` on PORT with a fresh SQLite
+ * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the slow_echo skill).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3123);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const DATABASE_FILE = path.join(__dirname, "data", "e2e.db");
+const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
+
+/** Playwright configuration: one Chromium project against the production console on PORT. */
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./e2e/.artifacts/results",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never", outputFolder: "e2e/.artifacts/report" }]] : [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        viewport: { width: 1440, height: 900 },
+        headless: true,
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+          // We run as root in containers: Chromium's sandbox needs --no-sandbox there.
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "node e2e/reset-database.mjs && node scripts/start.mjs",
+    url: `${BASE_URL}/api/v1/skills`,
+    // The first run builds the console (next build), which takes a while on 2 cores.
+    timeout: 300_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(PORT),
+      DATABASE_URL: `file:${DATABASE_FILE}`,
+      E2E_DATABASE_FILE: DATABASE_FILE,
+      ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
+    },
+  },
+});
