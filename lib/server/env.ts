@@ -117,8 +117,12 @@ export function resetConfigForTests(): void {
 
 /**
  * The value of one variable of the console's own environment, for the executor's `env_allow`
- * forwarding (seed 000: only the listed names reach the child). Returns undefined when unset.
+ * forwarding (seed 000: only the listed names reach the child). Returns undefined when unset. Only
+ * real variables count: `process.env.constructor` or `.toString` are Object.prototype members, and
+ * forwarding them would hand the child `constructor=function Object() …`.
  */
 export function consoleEnvValue(name: string): string | undefined {
-  return process.env[name];
+  if (!Object.prototype.hasOwnProperty.call(process.env, name)) return undefined;
+  const value = process.env[name];
+  return typeof value === "string" ? value : undefined;
 }

@@ -41,17 +41,26 @@ let warningSink: string[] | null = null;
 const instances = new Map<SchemaDialect, AjvCore>();
 
 /**
- * Creates a new Ajv instance configured the project's way: `allErrors` (every problem reported at
- * once), formats from ajv-formats in full mode (email, uri, date-time, ipv4, …), and `strict: false`
- * because manifests are written by third parties and may carry keywords ajv does not know (`x-*`,
- * editor hints); unknown formats are then ignored and reported as warnings instead of failing.
- * Takes the dialect (default draft-07); returns the instance. Prefer `sharedAjv` — this exists so the
- * configuration is spelled in one place (STYLE.md "lib/validation/: one Ajv instance").
+ * The serialisable part of the project's Ajv options, shared by `createAjv` and the args-validation
+ * worker (args-validator.ts) so both validate exactly alike:
+ * - `allErrors`: every problem reported at once;
+ * - `strict: false`: manifests are written by third parties and may carry keywords ajv does not know
+ *   (`x-*`, editor hints); unknown formats are then ignored and reported as warnings;
+ * - `ownProperties: true`: only the args' own properties count, so a member inherited from
+ *   Object.prototype never satisfies `required` (`{"required": ["constructor"]}` with `{}`) nor is
+ *   validated as if it had been sent (`properties.toString` with `{}`).
+ */
+export const AJV_OPTIONS = { allErrors: true, strict: false, ownProperties: true } as const;
+
+/**
+ * Creates a new Ajv instance configured the project's way: AJV_OPTIONS, formats from ajv-formats in
+ * full mode (email, uri, date-time, ipv4, …), and a logger that turns ajv's warnings into compile
+ * warnings. Takes the dialect (default draft-07); returns the instance. Prefer `sharedAjv` — this
+ * exists so the configuration is spelled in one place (STYLE.md "lib/validation/: one Ajv instance").
  */
 export function createAjv(dialect: SchemaDialect = "draft-07"): AjvCore {
   const options = {
-    allErrors: true,
-    strict: false,
+    ...AJV_OPTIONS,
     logger: {
       log: () => undefined,
       warn: (...parts: unknown[]) => warningSink?.push(parts.map(String).join(" ")),

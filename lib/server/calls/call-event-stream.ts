@@ -28,8 +28,12 @@ export function formatEndEvent(call: Call): string {
  * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
  * then one `end` event with the call, and the stream closes. A call run by another console is followed
  * by polling the database. `signal` aborts when the client leaves; everything is cleaned up then.
+ * `afterSeq` is clamped to 0…Number.MAX_SAFE_INTEGER, so any Last-Event-ID replays a valid suffix.
  */
 export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  // A Last-Event-ID past any seq a call can have means "after everything" (the database would refuse a
+  // number beyond 64 bits and fail the stream); NaN or a negative one means "from the start".
+  afterSeq = Number.isNaN(afterSeq) || afterSeq < 0 ? 0 : Math.min(Math.floor(afterSeq), Number.MAX_SAFE_INTEGER);
   await getCall(id);
   const encoder = new TextEncoder();
   let cleanup = () => {};

@@ -1,8 +1,11 @@
 import type { Call } from "@/lib/types/call";
-import type { SubprocessSkill } from "../skills/registered-skill";
+import { recheckEntryBeforeSpawn } from "../skills/build-subprocess-skill";
+import { sameExecution, type SubprocessSkill } from "../skills/registered-skill";
+import { getRegistry } from "../skills/registry";
 import { db } from "../db";
+import { AppError } from "../errors";
 import { config, consoleEnvValue } from "../env";
-import { interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
+import { DEFAULT_STDERR_LINE_LIMIT, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
 import { openChannel, publishEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { CallSlots } from "./call-slots";
@@ -11,12 +14,16 @@ import { TimelineWriter } from "./timeline-writer";
 interface LocalCall {
   process: RunningProcess | null;
   cancelRequested: boolean;
+  /** Aborted by a cancel: a call still waiting for a slot stops waiting at once. */
+  queueAbort: AbortController;
   finished: Promise<Call>;
 }
 
 interface RunnerState {
   calls: Map<string, LocalCall>;
   slots: CallSlots;
+  /** Bytes reserved by calls waiting for a slot (reserveQueueRoom). */
+  queuedBytes: number;
 }
 
 const RUNNER_KEY = Symbol.for("skill-console.call-runner");
@@ -24,7 +31,44 @@ const store = globalThis as unknown as { [RUNNER_KEY]?: RunnerState };
 const state = (store[RUNNER_KEY] ??= {
   calls: new Map(),
   slots: new CallSlots(() => config().maxConcurrentCalls),
+  queuedBytes: 0,
 });
+state.queuedBytes ??= 0;
+
+/** What each queued call costs the queue on top of its args: bounds the number of small queued calls too. */
+export const QUEUED_CALL_OVERHEAD_BYTES = 1024;
+
+/**
+ * Bytes of args the calls waiting for a slot may hold in memory together: eight largest calls
+ * (8 × SKILL_ARGS_LIMIT_BYTES, 64 MiB by default), or 65 536 small ones.
+ */
+export function queueBudgetBytes(): number {
+  return 8 * config().argsLimitBytes;
+}
+
+/**
+ * Reserves room in the queue of calls waiting for a slot for a call whose args are `argsJson`
+ * (DESIGN.md: calls past SKILL_MAX_CONCURRENT_CALLS wait as `queued`; memory stays bounded). Each
+ * queued call holds its args in memory until it gets a slot, so the queue is bounded by
+ * queueBudgetBytes(), each call costing its args' UTF-8 bytes plus QUEUED_CALL_OVERHEAD_BYTES.
+ * Returns the function that gives the room back (idempotent; runCall calls it when the call leaves the
+ * queue). Throws AppError `unavailable` (503) when the queue is full; the caller must then store and
+ * start nothing.
+ */
+export function reserveQueueRoom(argsJson: string): () => void {
+  const cost = Buffer.byteLength(argsJson) + QUEUED_CALL_OVERHEAD_BYTES;
+  const budget = queueBudgetBytes();
+  if (state.queuedBytes + cost > budget) {
+    throw new AppError("unavailable", `too many calls are waiting for a slot (their args fill the queue's ${budget} bytes); try again later`);
+  }
+  state.queuedBytes += cost;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    state.queuedBytes -= cost;
+  };
+}
 
 /**
  * The exact environment of a subprocess skill's child: only the `env_allow` names that the console's
@@ -40,15 +84,22 @@ export function childEnvironment(envAllow: readonly string[]): Record<string, st
 }
 
 /**
- * Runs a stored `queued` call of a subprocess skill in this process: waits for a slot, spawns the entry
+ * Runs a stored `queued` call of a subprocess skill in this process: waits for a slot (a cancel ends
+ * the wait at once), refuses to start when a loader reload changed or removed the skill meanwhile
+ * (changedSinceAccepted) or when the entry no longer passes the allow-list check
+ * (recheckEntryBeforeSpawn) — both end the call `failed` without spawning — then spawns the entry
  * through the executor with the args as JSON on stdin, records the stderr timeline, and stores the end
  * state with a compare-and-set on `running` (a call another console already marked `interrupted` keeps
- * that status). Returns at once; the promise of the finished Call is available through waitForCall().
+ * that status). `releaseQueueRoom` (from reserveQueueRoom) is called once the call leaves the queue.
+ * Returns at once; the promise of the finished Call is available through waitForCall().
  */
-export function runCall(callId: string, skill: SubprocessSkill, argsJson: string): void {
+export function runCall(callId: string, skill: SubprocessSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined): void {
   openChannel(callId);
-  const local: LocalCall = { process: null, cancelRequested: false, finished: Promise.resolve(null as unknown as Call) };
-  local.finished = execute(callId, skill, argsJson, local).finally(() => state.calls.delete(callId));
+  const local: LocalCall = { process: null, cancelRequested: false, queueAbort: new AbortController(), finished: Promise.resolve(null as unknown as Call) };
+  local.finished = execute(callId, skill, argsJson, local, releaseQueueRoom).finally(() => {
+    releaseQueueRoom();
+    state.calls.delete(callId);
+  });
   state.calls.set(callId, local);
 }
 
@@ -66,6 +117,7 @@ export function cancelLocalCall(callId: string): boolean {
   const local = state.calls.get(callId);
   if (!local) return false;
   local.cancelRequested = true;
+  local.queueAbort.abort();
   local.process?.cancel();
   return true;
 }
@@ -75,14 +127,33 @@ export function localCallIds(): string[] {
   return [...state.calls.keys()];
 }
 
-async function execute(callId: string, skill: SubprocessSkill, argsJson: string, local: LocalCall): Promise<Call> {
+/**
+ * Why a call accepted for `skill` must not start now that it has a slot: a loader reload replaced the
+ * skill by one that runs differently or under another class (the args were validated and the policy
+ * applied to the old one), or removed it. Null when the registry still holds the same skill.
+ */
+async function changedSinceAccepted(skill: SubprocessSkill): Promise<string | null> {
+  const current = (await getRegistry()).get(skill.name);
+  if (current === skill) return null;
+  if (!current) return `skill ${skill.name} was removed by a loader reload while the call was queued; it was not started`;
+  if (sameExecution(current, skill)) return null;
+  return `skill ${skill.name} changed (loader reload) while the call was queued; it was not started, start it again`;
+}
+
+async function execute(callId: string, skill: SubprocessSkill, argsJson: string, local: LocalCall, releaseQueueRoom: () => void): Promise<Call> {
   const settings = config();
-  await state.slots.acquire();
+  const gotSlot = await state.slots.acquire(local.queueAbort.signal);
+  releaseQueueRoom();
   try {
     const timeline = new TimelineWriter(callId, settings.eventFlushMs);
-    if (local.cancelRequested) {
+    if (!gotSlot || local.cancelRequested) {
       timeline.append("system", "cancelled before it started");
       return await finish(callId, timeline, "queued", { status: "cancelled", exitCode: null, error: "cancelled before it started" }, null, false);
+    }
+    const changed = await changedSinceAccepted(skill);
+    if (changed) {
+      timeline.append("system", changed);
+      return await finish(callId, timeline, "queued", { status: "failed", exitCode: null, error: changed }, null, false);
     }
     const started = await db().call.updateMany({
       where: { id: callId, status: "queued" },
@@ -93,6 +164,12 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     const timeoutMs = skill.timeoutSeconds * 1000;
     let identityWrite: Promise<unknown> = Promise.resolve();
     let stderrTruncated = false;
+    // Checked synchronously right before the spawn: the entry must still be the file the loader checked.
+    const entryProblem = recheckEntryBeforeSpawn(skill);
+    if (entryProblem) {
+      timeline.append("system", `not started: ${entryProblem}`);
+      return await finish(callId, timeline, "running", { status: "failed", exitCode: null, error: entryProblem }, null, false);
+    }
     const child = startProcess(
       {
         command: skill.entryPath,
@@ -105,6 +182,7 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
         exitDrainMs: settings.exitDrainMs,
         stdoutLimitBytes: settings.stdoutLimitBytes,
         stderrLimitBytes: settings.stderrLimitBytes,
+        stderrLineLimit: DEFAULT_STDERR_LINE_LIMIT,
       },
       {
         onSpawn: ({ pid, pgid, identity }) => {
@@ -115,9 +193,14 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
           });
         },
         onStderrLine: (line) => void timeline.append("stderr", line),
-        onStderrTruncated: (kept) => {
+        onStderrTruncated: (kept, cause) => {
           stderrTruncated = true;
-          timeline.append("system", `stderr truncated: the timeline keeps the first ${kept} bytes (SKILL_STDERR_LIMIT_BYTES)`);
+          timeline.append(
+            "system",
+            cause.kind === "lines"
+              ? `stderr truncated: the timeline keeps the first ${cause.keptLines} lines`
+              : `stderr truncated: the timeline keeps the first ${kept} bytes (SKILL_STDERR_LIMIT_BYTES)`,
+          );
         },
       },
     );
@@ -130,7 +213,7 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     const resultText = verdict.result === null ? null : outcome.stdout.trim();
     return await finish(callId, timeline, "running", { ...verdict, resultText }, outcome, stderrTruncated);
   } finally {
-    state.slots.release();
+    if (gotSlot) state.slots.release();
   }
 }
 

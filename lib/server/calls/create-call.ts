@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Call } from "@/lib/types/call";
-import { validateArgs } from "@/lib/validation/ajv";
+import { validateArgsJson } from "@/lib/validation/args-validator";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { authorizeCall } from "../policy/guard";
@@ -8,7 +9,7 @@ import { getRegistry } from "../skills/registry";
 import { toCall } from "./call-record";
 import { nextLeaseUntil } from "./call-lease";
 import { consoleInstanceId } from "./console-instance";
-import { runCall, waitForCall } from "./call-runner";
+import { reserveQueueRoom, runCall, waitForCall } from "./call-runner";
 
 /** Input of createCall: the parsed request body of `POST /api/v1/skills/{name}/calls`. */
 export interface CreateCallInput {
@@ -23,9 +24,11 @@ export interface CreateCallInput {
 /**
  * Starts a call of a skill (DESIGN.md `POST /api/v1/skills/{name}/calls`): looks the skill up (404
  * `not_found`), validates the args against its schema with ajv before anything is spawned (400
- * `invalid_args` with the ajv errors in `details`), runs the policy step (403 `approval_required` or
- * `forbidden`, nothing stored or started), stores the call `queued` with this console as owner, and hands
- * it to the runner. Returns `{call, finished}`: finished is true when `wait` was set and the call is at
+ * `invalid_args` with the ajv errors in `details`; also for args nested deeper than MAX_JSON_DEPTH or
+ * whose validation passes ARGS_VALIDATION_BUDGET_MS), runs the policy step (403 `approval_required` or
+ * `forbidden`, nothing stored or started), reserves room in the queue of calls waiting for a slot (503
+ * `unavailable` when it is full, nothing stored or started), stores the call `queued` with this console
+ * as owner, and hands it to the runner. Returns `{call, finished}`: finished is true when `wait` was set and the call is at
  * its end state, false when it is still queued or running.
  */
 export async function createCall(input: CreateCallInput): Promise<{ call: Call; finished: boolean }> {
@@ -40,28 +43,42 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
       { instancePath: "", keyword: "type", params: { type: "object" }, message: "must be object" },
     ]);
   }
-  const validation = validateArgs(skill.schema, args);
+  // Deeper args could not even be serialised (JSON.stringify recurses): refuse them as invalid, not 500.
+  if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) {
+    throw new AppError("invalid_args", `args nest deeper than ${MAX_JSON_DEPTH} levels`, [
+      { instancePath: "", keyword: "maxDepth", params: { limit: MAX_JSON_DEPTH }, message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
+  }
+  // The text validated is the text the child receives; validation time is bounded (args-validator.ts).
+  const argsJson = JSON.stringify(args);
+  const validation = await validateArgsJson(skill.schema, argsJson);
   if (!validation.ok) {
     throw new AppError("invalid_args", `args do not match the schema of ${skill.name}`, validation.errors);
   }
   authorizeCall(skill);
 
-  const argsJson = JSON.stringify(args);
+  const releaseQueueRoom = reserveQueueRoom(argsJson);
   const id = randomUUID();
-  const row = await db().call.create({
-    data: {
-      id,
-      skill: skill.name,
-      skillKind: skill.kind,
-      persona: input.persona,
-      requestedBy: input.requestedBy,
-      args: argsJson,
-      status: "queued",
-      ownerId: consoleInstanceId(),
-      leaseUntil: nextLeaseUntil(),
-    },
-  });
-  runCall(id, skill, argsJson);
+  let row;
+  try {
+    row = await db().call.create({
+      data: {
+        id,
+        skill: skill.name,
+        skillKind: skill.kind,
+        persona: input.persona,
+        requestedBy: input.requestedBy,
+        args: argsJson,
+        status: "queued",
+        ownerId: consoleInstanceId(),
+        leaseUntil: nextLeaseUntil(),
+      },
+    });
+  } catch (error) {
+    releaseQueueRoom();
+    throw error;
+  }
+  runCall(id, skill, argsJson, releaseQueueRoom);
   if (!input.wait) return { call: toCall(row), finished: false };
   const finished = await waitForCall(id);
   return { call: finished ?? toCall(await db().call.findUniqueOrThrow({ where: { id } })), finished: true };

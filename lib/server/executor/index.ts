@@ -9,3 +9,4 @@ export { killOrphanGroup, type OrphanGroupResult } from "./orphan-group";
 export { isGroupAlive, terminateGroup, type GroupTermination } from "./process-group";
 export { interpretSubprocessOutcome, type SubprocessVerdict } from "./subprocess-outcome";
 export { LineSplitter, DEFAULT_MAX_LINE_LENGTH } from "./line-splitter";
+export { DEFAULT_STDERR_LINE_LIMIT, type StderrTruncation } from "./stderr-lines";

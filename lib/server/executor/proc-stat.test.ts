@@ -7,9 +7,9 @@ const fields = (state: string, pgrp: number, start: number) =>
 
 describe("parseProcStat", () => {
   it.each([
-    { text: `42 (bash) ${fields("S", 40, 12345)}\n`, stat: { pid: 42, state: "S", pgrp: 40, startTime: "12345" } },
-    { text: `7 (a) b (c)) ${fields("Z", 7, 99)}`, stat: { pid: 7, state: "Z", pgrp: 7, startTime: "99" } },
-    { text: `8 (two words) ${fields("R", 8, 1)}`, stat: { pid: 8, state: "R", pgrp: 8, startTime: "1" } },
+    { text: `42 (bash) ${fields("S", 40, 12345)}\n`, stat: { pid: 42, state: "S", pgrp: 40, session: 7, startTime: "12345" } },
+    { text: `7 (a) b (c)) ${fields("Z", 7, 99)}`, stat: { pid: 7, state: "Z", pgrp: 7, session: 7, startTime: "99" } },
+    { text: `8 (two words) ${fields("R", 8, 1)}`, stat: { pid: 8, state: "R", pgrp: 8, session: 7, startTime: "1" } },
     { text: "", stat: null },
     { text: "12 (short) S 1 2", stat: null },
   ])("parses $text", ({ text, stat }) => {

@@ -7,6 +7,8 @@ export interface ProcStat {
   state: string;
   /** Process group id (field 5, `pgrp`). */
   pgrp: number;
+  /** Session id (field 6, `session`). */
+  session: number;
   /** Start time in clock ticks since boot (field 22, `starttime`), kept as text: it identifies, never computes. */
   startTime: string;
 }
@@ -20,13 +22,14 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(")");
   if (open < 1 || close < open) return null;
   const pid = Number(text.slice(0, open).trim());
-  // After ")" come fields 3 (state), 4 (ppid), 5 (pgrp) … 22 (starttime).
+  // After ")" come fields 3 (state), 4 (ppid), 5 (pgrp), 6 (session) … 22 (starttime).
   const rest = text.slice(close + 1).trim().split(/\s+/);
   const state = rest[0];
   const pgrp = Number(rest[2]);
+  const session = Number(rest[3]);
   const startTime = rest[19];
-  if (!Number.isInteger(pid) || state === undefined || !Number.isInteger(pgrp) || startTime === undefined) return null;
-  return { pid, state, pgrp, startTime };
+  if (!Number.isInteger(pid) || state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(session) || startTime === undefined) return null;
+  return { pid, state, pgrp, session, startTime };
 }
 
 /** Reads and parses `/proc/<pid>/stat`. Returns null when the process does not exist or /proc is unreadable. */
@@ -44,21 +47,29 @@ export function isLiveState(state: string): boolean {
 }
 
 /**
- * Pids of the live (non-zombie) processes whose process group is `pgid`, found by scanning /proc.
- * Returns null when /proc cannot be listed (the caller then falls back to `kill(-pgid, 0)`).
+ * The stat of every live (non-zombie) process whose process group is `pgid`, found by scanning /proc.
+ * Returns null when /proc cannot be listed.
  */
-export function listLiveGroupMembers(pgid: number): number[] | null {
+export function listLiveGroupMemberStats(pgid: number): ProcStat[] | null {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return null;
   }
-  const members: number[] = [];
+  const members: ProcStat[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readProcStat(Number(entry));
-    if (stat !== null && stat.pgrp === pgid && isLiveState(stat.state)) members.push(stat.pid);
+    if (stat !== null && stat.pgrp === pgid && isLiveState(stat.state)) members.push(stat);
   }
   return members;
+}
+
+/**
+ * Pids of the live (non-zombie) processes whose process group is `pgid`, found by scanning /proc.
+ * Returns null when /proc cannot be listed (the caller then falls back to `kill(-pgid, 0)`).
+ */
+export function listLiveGroupMembers(pgid: number): number[] | null {
+  return listLiveGroupMemberStats(pgid)?.map((stat) => stat.pid) ?? null;
 }

@@ -38,10 +38,15 @@ export class ProcessRun {
     private readonly startedAt: number,
   ) {
     this.stdout = new BoundedBuffer(spec.stdoutLimitBytes);
-    this.stderr = new StderrLines(spec.stderrLimitBytes, {
-      onLine: (line) => callHook("onStderrLine", () => hooks.onStderrLine(line)),
-      onTruncated: (kept) => callHook("onStderrTruncated", () => hooks.onStderrTruncated?.(kept)),
-    });
+    this.stderr = new StderrLines(
+      spec.stderrLimitBytes,
+      {
+        onLine: (line) => callHook("onStderrLine", () => hooks.onStderrLine(line)),
+        onTruncated: (kept, cause) => callHook("onStderrTruncated", () => hooks.onStderrTruncated?.(kept, cause)),
+      },
+      undefined,
+      spec.stderrLineLimit,
+    );
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
     this.exited = new Promise((resolve) =>
       child.once("exit", (code, signal) => {

@@ -1,4 +1,5 @@
 import type { ProcessIdentity } from "./process-identity";
+import type { StderrTruncation } from "./stderr-lines";
 
 /**
  * Everything needed to run one child process (DESIGN.md "Subprocess skills"). Durations in ms, sizes in
@@ -25,6 +26,8 @@ export interface ProcessSpec {
   stdoutLimitBytes: number;
   /** Largest stderr turned into lines; past it onStderrTruncated is called and the rest is dropped. */
   stderrLimitBytes: number;
+  /** Most stderr lines passed on; past it onStderrTruncated is called and the rest is dropped. Default DEFAULT_STDERR_LINE_LIMIT. */
+  stderrLineLimit?: number;
 }
 
 /** Callbacks of a running process. They should not throw; an exception is logged and otherwise ignored. */
@@ -33,8 +36,11 @@ export interface ProcessHooks {
   onSpawn?(info: { pid: number; pgid: number; identity: ProcessIdentity }): void;
   /** Each stderr line as it arrives, in order, without its `\n` / `\r\n`; long lines come in 64 Ki pieces. */
   onStderrLine(line: string): void;
-  /** Called once when stderr passes stderrLimitBytes, with the bytes kept; no line follows it. */
-  onStderrTruncated?(keptBytes: number): void;
+  /**
+   * Called once when stderr passes stderrLimitBytes or stderrLineLimit, with the bytes kept and which
+   * limit it was; no line follows it.
+   */
+  onStderrTruncated?(keptBytes: number, cause: StderrTruncation): void;
 }
 
 /** How a process run ended. */

@@ -1,3 +1,4 @@
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import type { ProcessOutcome } from "./process-types";
 
 /** Longest piece of a child's stdout quoted in an error message, in characters. */
@@ -17,7 +18,9 @@ export interface SubprocessVerdict {
  * (ms) and stdout limit (bytes) used, for the messages. Pure; never throws.
  *
  * - exited 0 with stdout exactly one JSON object (whitespace around it allowed) → succeeded with it;
- *   any other stdout → failed, e.g. `stdout is not a JSON object: got an array (stdout: "[1]")`
+ *   any other stdout → failed, e.g. `stdout is not a JSON object: got an array (stdout: "[1]")`; an
+ *   object nested deeper than MAX_JSON_DEPTH → failed `stdout JSON nests deeper than 128 levels` (the
+ *   console could not serialise it back, and every listing holding it would fail)
  * - exit code ≠ 0 → failed `exited with code 3`; killed by a signal → failed `killed by signal SIGSEGV`
  * - timed_out → timed_out `timed out after 2000 ms`; cancelled → cancelled `cancelled`
  * - stdout_overflow → failed `stdout exceeded 4194304 bytes`; spawn_failed → failed with its error
@@ -56,7 +59,10 @@ function parseResultObject(stdout: string): Record<string, unknown> | string {
   } catch (error) {
     return `stdout is not a JSON object: ${escapeControls(error instanceof Error ? error.message : String(error))} (stdout: ${excerpt(text)})`;
   }
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) return `stdout JSON nests deeper than ${MAX_JSON_DEPTH} levels`;
+    return value as Record<string, unknown>;
+  }
   return `stdout is not a JSON object: got ${kindOf(value)} (stdout: ${excerpt(text)})`;
 }
 

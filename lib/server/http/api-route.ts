@@ -1,13 +1,16 @@
 import { ensureConsoleStarted } from "../console-startup";
 import { AppError, errorResponse } from "../errors";
+import { assertSameOrigin } from "./same-origin";
 
 /**
- * Wraps a route handler: waits until the console has started (first loader scan done), runs the
- * handler, and turns any thrown error into the one error envelope (STYLE.md rule 3).
+ * Wraps a route handler: refuses a state-changing request from another origin (403 `bad_origin`,
+ * assertSameOrigin), waits until the console has started (first loader scan done), runs the handler,
+ * and turns any thrown error into the one error envelope (STYLE.md rule 3).
  */
 export function apiRoute<Context>(handler: (request: Request, context: Context) => Promise<Response>) {
   return async (request: Request, context: Context): Promise<Response> => {
     try {
+      assertSameOrigin(request);
       await ensureConsoleStarted();
       return await handler(request, context);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import { checkManifest, type ManifestCheck } from "@/lib/validation/manifest-schema";
 import { isUnderRoot } from "./allowlist-roots";
@@ -8,30 +9,76 @@ import type { FoundManifest } from "./walk-manifests";
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /**
+ * Opens the manifest without following a final symlink and checks, on the opened file itself, that it
+ * is a regular file under `root` no larger than MAX_MANIFEST_BYTES: the walk's view (or a realpath) may
+ * be stale by the time of the read, since whoever can write in the root can swap `skill.json`, or a
+ * folder above it, for a symlink in between. The opened file's real path comes from
+ * /proc/self/fd/<fd> (where /proc is missing, the O_NOFOLLOW open is the only guard). Returns the
+ * text or the reason it may not be read.
+ */
+async function readOpenedManifest(file: string, root: string): Promise<{ text: string } | { problem: string }> {
+  let handle: fs.FileHandle;
+  try {
+    // O_NONBLOCK: a FIFO swapped in must not block the scan; O_NOFOLLOW: a symlink swapped in fails (ELOOP).
+    handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { problem: "became a symlink after the walk; not followed" };
+    return { problem: `cannot read: ${describeFsError(error)}` };
+  }
+  try {
+    let opened: string | null = null;
+    try {
+      opened = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+    } catch {
+      opened = null;
+    }
+    if (opened !== null && !isUnderRoot(root, opened)) return { problem: `manifest ${opened} escapes allowlist root ${root}` };
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { problem: "not a regular file" };
+    if (stat.size > MAX_MANIFEST_BYTES) return { problem: `larger than ${MAX_MANIFEST_BYTES} bytes` };
+    const buffer = Buffer.alloc(MAX_MANIFEST_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_MANIFEST_BYTES) return { problem: `larger than ${MAX_MANIFEST_BYTES} bytes` };
+    return { text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { problem: `cannot read: ${describeFsError(error)}` };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
  * Reads, parses and checks one `skill.json` found under `root` (a realpath'd allow-list root). A
- * manifest that is a symlink must resolve inside the root (deny when in doubt); it must be a regular
- * file no larger than MAX_MANIFEST_BYTES (so a FIFO named skill.json can never block start-up); a
- * UTF-8 byte-order mark is tolerated; the JSON must parse and pass checkManifest. Never throws.
- * Returns checkManifest's result, or `{ ok: false, message, name: null }` where message is the
- * JSON.parse message or the file problem — the `<message>` of the seed's
+ * manifest that is a symlink must resolve inside the root (deny when in doubt), and its target is then
+ * read; either way the file actually opened (O_NOFOLLOW, checked through its descriptor) must lie
+ * under the root and be a regular file no larger than MAX_MANIFEST_BYTES (so a FIFO named skill.json
+ * can never block start-up, and a symlink swapped in after the walk is never followed out of the root
+ * and quoted in a parse error). A UTF-8 byte-order mark is tolerated; the JSON must parse and pass
+ * checkManifest. Never throws. Returns checkManifest's result, or `{ ok: false, message, name: null }`
+ * where message is the JSON.parse message or the file problem — the `<message>` of the seed's
  * `skill loader: parse <path>: <message>` line.
  */
 export async function readManifest(found: FoundManifest, root: string): Promise<ManifestCheck> {
   const fail = (message: string): ManifestCheck => ({ ok: false, message, name: null });
   if (found.kind === "other") return fail("not a regular file");
-  let text: string;
-  try {
-    if (found.kind === "symlink") {
-      const target = await fs.realpath(found.path);
-      if (!isUnderRoot(root, target)) return fail(`manifest ${target} escapes allowlist root ${root}`);
+  let file = found.path;
+  if (found.kind === "symlink") {
+    try {
+      file = await fs.realpath(found.path);
+    } catch (error) {
+      return fail(`cannot read: ${describeFsError(error)}`);
     }
-    const stat = await fs.stat(found.path);
-    if (!stat.isFile()) return fail("not a regular file");
-    if (stat.size > MAX_MANIFEST_BYTES) return fail(`larger than ${MAX_MANIFEST_BYTES} bytes`);
-    text = await fs.readFile(found.path, "utf8");
-  } catch (error) {
-    return fail(`cannot read: ${describeFsError(error)}`);
+    if (!isUnderRoot(root, file)) return fail(`manifest ${file} escapes allowlist root ${root}`);
   }
+  const read = await readOpenedManifest(file, root);
+  if ("problem" in read) return fail(read.problem);
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);

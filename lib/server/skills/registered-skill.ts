@@ -21,3 +21,23 @@ export function toPublicSkill(skill: RegisteredSkill): Skill {
   const { entryPath: _entry, workingDirectory: _cwd, ...rest } = skill;
   return rest;
 }
+
+/**
+ * True when two registered versions of a skill would run the same way under the same policy: same
+ * entry, folder, root, class, timeout, env_allow and args schema. Used just before spawning a call
+ * that waited for a slot: if a reload changed any of these since the call was validated and
+ * authorised, the call must not run the new version (DESIGN.md "Policy": a call runs only what was
+ * authorised).
+ */
+export function sameExecution(a: SubprocessSkill, b: SubprocessSkill): boolean {
+  return (
+    a.entryPath === b.entryPath &&
+    a.workingDirectory === b.workingDirectory &&
+    a.source.root === b.source.root &&
+    a.class === b.class &&
+    a.timeoutSeconds === b.timeoutSeconds &&
+    a.envAllow.length === b.envAllow.length &&
+    a.envAllow.every((name, index) => name === b.envAllow[index]) &&
+    JSON.stringify(a.schema) === JSON.stringify(b.schema)
+  );
+}

@@ -5,7 +5,10 @@ stdin: args JSON ({path, dry_run, older_than_days, patterns, max_files}); stdout
 {freed_bytes, files_deleted, …} (in a dry run, what *would* be freed and deleted); stderr: progress.
 Safety: only regular files are touched, symlinks are never followed (a symlink itself is left alone),
 the walk stays on the folder's filesystem, directories are never removed, and system folders
-themselves are refused. Exit 2 on a refused or bad request, 0 otherwise (per-file errors are counted).
+themselves are refused. Everything below the folder is reached through open directory descriptors
+(openat/fstatat/unlinkat, never a path), so a user who swaps a sub-folder for a symlink while the
+cleaner runs (it runs as root, often on /tmp) cannot steer it outside the folder.
+Exit 2 on a refused or bad request, 0 otherwise (per-file errors are counted).
 """
 import fnmatch
 import json
@@ -55,6 +58,56 @@ def check_folder(path):
     return real
 
 
+# Sub-folders are opened relative to their parent's descriptor and never through a symlink; O_NONBLOCK
+# keeps a FIFO swapped in from blocking the open.
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+MAX_DEPTH = 256
+
+
+def open_root(real):
+    """Opens the checked folder and makes sure the descriptor is that folder (not one swapped in since)."""
+    try:
+        fd = os.open(real, DIR_FLAGS)
+    except OSError as error:
+        fail(f"cannot open {real}: {error.strerror}")
+    try:
+        opened = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        opened = real
+    if opened != real:
+        os.close(fd)
+        fail(f"refusing to clean {real}: it changed while it was being checked (now {opened})")
+    return fd
+
+
+def walk(dir_fd, display, device, depth=0):
+    """Yields (display path, directory descriptor, sorted non-directory names) for the open folder and,
+    depth first in name order, each sub-folder on `device`, each opened relative to its parent."""
+    try:
+        entries = sorted(os.scandir(dir_fd), key=lambda entry: entry.name)
+    except OSError:
+        return
+    files, subdirs = [], []
+    for entry in entries:
+        try:
+            (subdirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
+        except OSError:
+            continue
+    yield display, dir_fd, files
+    if depth >= MAX_DEPTH:
+        return
+    for name in subdirs:
+        try:
+            fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+        except OSError:
+            continue  # gone, or no longer a real folder (a symlink swapped in is refused by O_NOFOLLOW)
+        try:
+            if os.fstat(fd).st_dev == device:
+                yield from walk(fd, os.path.join(display, name), device, depth + 1)
+        finally:
+            os.close(fd)
+
+
 def main():
     args = read_args()
     root = check_folder(args.get("path"))
@@ -65,30 +118,21 @@ def main():
     if days < 1 or max_files < 1:
         fail("older_than_days and max_files must be at least 1")
     cutoff = time.time() - days * 86400
-    device = os.lstat(root).st_dev
+    root_fd = open_root(root)
+    device = os.fstat(root_fd).st_dev
     verb = "would delete" if dry_run else "deleting"
     print(f"{'dry run: ' if dry_run else ''}cleaning files older than {days} day(s) under {root}", file=sys.stderr, flush=True)
 
     matched = freed = deleted = errors = 0
     sample = []
     truncated = False
-    for directory, subdirs, files in os.walk(root, followlinks=False, onerror=lambda error: None):
-        # Stay on the folder's own filesystem and never descend through symlinked folders.
-        kept = []
-        for name in sorted(subdirs):
-            try:
-                info = os.lstat(os.path.join(directory, name))
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode) and info.st_dev == device:
-                kept.append(name)
-        subdirs[:] = kept
-        for name in sorted(files):
+    for directory, dir_fd, files in walk(root_fd, root, device):
+        for name in files:
             if patterns and not any(fnmatch.fnmatch(name, pattern) for pattern in patterns):
                 continue
             full = os.path.join(directory, name)
             try:
-                info = os.lstat(full)
+                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
             except OSError:
                 continue
             if not stat.S_ISREG(info.st_mode) or info.st_mtime >= cutoff:
@@ -99,7 +143,7 @@ def main():
             matched += 1
             if not dry_run:
                 try:
-                    os.unlink(full)  # unlink never follows a symlink swapped in since lstat
+                    os.unlink(name, dir_fd=dir_fd)  # unlinkat: this folder's entry, never through a symlink
                 except OSError as error:
                     errors += 1
                     print(f"cannot delete {full}: {error.strerror}", file=sys.stderr, flush=True)
@@ -111,6 +155,7 @@ def main():
                 print(f"{verb} {full} ({info.st_size} bytes)", file=sys.stderr, flush=True)
         if truncated:
             break
+    os.close(root_fd)
 
     print(f"{'would free' if dry_run else 'freed'} {freed} bytes in {deleted} file(s)", file=sys.stderr, flush=True)
     print(json.dumps({

@@ -1,0 +1,279 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { JsonSchema } from "@/lib/types/skill";
+import { AJV_OPTIONS, dialectOf, validateArgs, type AjvError, type ArgsValidation, type SchemaDialect } from "./ajv";
+
+/**
+ * Longest time, in ms, one call's args may take to validate. A schema is written by the skill's author
+ * but the args by any client, and some honest-looking schemas take exponential or quadratic time on
+ * hostile args: a `pattern` such as `^(\w+\s?)*$` backtracks for minutes on 30 characters, and
+ * `uniqueItems` compares every pair of a 700 000-item array. Past this budget the args are refused.
+ */
+export const ARGS_VALIDATION_BUDGET_MS = 2000;
+
+/** Most ajv errors returned for one call (allErrors on a huge array would otherwise list millions). */
+export const MAX_REPORTED_ERRORS = 100;
+
+/** Heap the validation worker may use, in MiB; past it the args are refused (8 MiB of JSON fits many times). */
+const WORKER_HEAP_MB = 512;
+
+/** How long the worker may take to load ajv before the console gives up on it and validates in-thread. */
+const WORKER_START_MS = 15_000;
+
+/**
+ * The worker: plain CommonJS (not bundled), loading ajv from the project's node_modules like `node -e`
+ * does (from the working directory, else from beside the server script), configured with AJV_OPTIONS and ajv-formats exactly as lib/validation/ajv.ts does. It compiles
+ * each schema once (by the id the main thread gave it, newest 256 kept) and answers every job with
+ * `{id, ok, errors}` or `{id, failure}`.
+ */
+const WORKER_SOURCE = String.raw`
+const { parentPort, workerData } = require("node:worker_threads");
+const load = (name) => {
+  let loaded;
+  try {
+    loaded = require(name);
+  } catch (error) {
+    const from = workerData.searchPaths.find((dir) => { try { require.resolve(name, { paths: [dir] }); return true; } catch { return false; } });
+    if (from === undefined) throw error;
+    loaded = require(require.resolve(name, { paths: [from] }));
+  }
+  return loaded.default || loaded;
+};
+const Ajv = load("ajv"), Ajv2019 = load("ajv/dist/2019"), Ajv2020 = load("ajv/dist/2020"), addFormats = load("ajv-formats");
+const options = Object.assign({}, workerData.options, { logger: false });
+const instances = new Map();
+const validators = new Map();
+function ajvFor(dialect) {
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    const Dialect = dialect === "2020-12" ? Ajv2020 : dialect === "2019-09" ? Ajv2019 : Ajv;
+    ajv = new Dialect(options);
+    addFormats(ajv);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+function validatorFor(job) {
+  let validate = validators.get(job.schemaId);
+  if (validate) return validate;
+  const ajv = ajvFor(job.dialect);
+  const known = new Set(Object.keys(ajv.refs));
+  try {
+    validate = ajv.compile(job.schema);
+  } finally {
+    ajv.removeSchema(job.schema);
+    for (const ref of Object.keys(ajv.refs)) if (!known.has(ref)) delete ajv.refs[ref];
+  }
+  validators.set(job.schemaId, validate);
+  if (validators.size > 256) validators.delete(validators.keys().next().value);
+  return validate;
+}
+parentPort.on("message", (job) => {
+  let reply;
+  try {
+    const validate = validatorFor(job);
+    const ok = validate(JSON.parse(job.argsJson)) === true;
+    reply = { id: job.id, ok, errors: ok ? null : (validate.errors || []).slice(0, workerData.maxErrors) };
+  } catch (error) {
+    reply = { id: job.id, failure: String((error && error.message) || error) };
+  }
+  parentPort.postMessage(reply);
+});
+parentPort.postMessage({ ready: true });
+`;
+
+interface Job {
+  id: number;
+  schema: JsonSchema;
+  schemaId: number;
+  dialect: SchemaDialect;
+  argsJson: string;
+  budgetMs: number;
+  resolve(validation: ArgsValidation): void;
+  reject(error: unknown): void;
+}
+
+type WorkerReply = { ready: true } | { id: number; ok: boolean; errors: AjvError[] | null } | { id: number; failure: string };
+
+interface ValidatorState {
+  worker: Worker | null;
+  ready: boolean;
+  /** True once the worker could not start: args are then validated in-thread, without a time bound. */
+  unavailable: boolean;
+  queue: Job[];
+  current: { job: Job; timer: NodeJS.Timeout } | null;
+  startTimer: NodeJS.Timeout | null;
+  nextJobId: number;
+  nextSchemaId: number;
+  schemaIds: WeakMap<object, number>;
+}
+
+// On globalThis so every Next.js route bundle shares one worker.
+const STATE_KEY = Symbol.for("skill-console.args-validator");
+const holder = globalThis as unknown as { [STATE_KEY]?: ValidatorState };
+const state = (holder[STATE_KEY] ??= {
+  worker: null,
+  ready: false,
+  unavailable: false,
+  queue: [],
+  current: null,
+  startTimer: null,
+  nextJobId: 1,
+  nextSchemaId: 1,
+  schemaIds: new WeakMap(),
+});
+
+function schemaIdOf(schema: JsonSchema): number {
+  let id = state.schemaIds.get(schema);
+  if (id === undefined) {
+    id = state.nextSchemaId++;
+    state.schemaIds.set(schema, id);
+  }
+  return id;
+}
+
+function refused(message: string, params: Record<string, unknown>): ArgsValidation {
+  return { ok: false, errors: [{ instancePath: "", schemaPath: "#", keyword: "budget", params, message }] };
+}
+
+function validateInThread(job: Job): void {
+  try {
+    const validation = validateArgs(job.schema, JSON.parse(job.argsJson));
+    job.resolve(validation.ok ? validation : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
+  } catch (error) {
+    job.reject(error);
+  }
+}
+
+function giveUpOnWorker(reason: string): void {
+  console.error(`args validation: the validation worker is unavailable (${reason}); validating in the console's own thread, without a time bound`);
+  state.unavailable = true;
+  stopWorker();
+  const pending = state.current ? [state.current.job, ...state.queue] : state.queue;
+  if (state.current) clearTimeout(state.current.timer);
+  state.current = null;
+  state.queue = [];
+  for (const job of pending) validateInThread(job);
+}
+
+function stopWorker(): void {
+  const worker = state.worker;
+  state.worker = null;
+  state.ready = false;
+  if (state.startTimer) clearTimeout(state.startTimer);
+  state.startTimer = null;
+  if (worker) {
+    worker.removeAllListeners();
+    worker.on("error", () => undefined);
+    void worker.terminate();
+  }
+}
+
+/** Where the worker looks for ajv when the working directory has no node_modules: beside the server script. */
+function moduleSearchPaths(): string[] {
+  return [process.cwd(), process.argv[1] ? path.dirname(process.argv[1]) : ""].filter((dir) => dir !== "");
+}
+
+function startWorker(): void {
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { options: AJV_OPTIONS, maxErrors: MAX_REPORTED_ERRORS, searchPaths: moduleSearchPaths() },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      stdout: false,
+      stderr: false,
+    });
+  } catch (error) {
+    giveUpOnWorker(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  state.worker = worker;
+  state.ready = false;
+  state.startTimer = setTimeout(() => {
+    if (state.worker === worker && !state.ready) giveUpOnWorker(`it did not start within ${WORKER_START_MS} ms`);
+  }, WORKER_START_MS);
+  state.startTimer.unref();
+  worker.on("message", (reply: WorkerReply) => {
+    if (state.worker !== worker) return;
+    if ("ready" in reply) {
+      state.ready = true;
+      if (state.startTimer) clearTimeout(state.startTimer);
+      state.startTimer = null;
+      pump();
+      return;
+    }
+    const current = state.current;
+    if (!current || current.job.id !== reply.id) return;
+    clearTimeout(current.timer);
+    state.current = null;
+    worker.unref();
+    if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
+    else current.job.resolve(reply.ok ? { ok: true } : { ok: false, errors: reply.errors ?? [] });
+    pump();
+  });
+  const onDeath = (reason: string, outOfMemory: boolean) => {
+    if (state.worker !== worker) return;
+    if (!state.ready) return giveUpOnWorker(reason);
+    stopWorker();
+    const current = state.current;
+    state.current = null;
+    if (current) {
+      clearTimeout(current.timer);
+      if (outOfMemory) current.job.resolve(refused(`validating the args ran out of memory (${WORKER_HEAP_MB} MiB)`, { limitMb: WORKER_HEAP_MB }));
+      else current.job.reject(new Error(`args validation worker stopped: ${reason}`));
+    }
+    pump();
+  };
+  worker.on("error", (error: Error & { code?: string }) => onDeath(error.message, error.code === "ERR_WORKER_OUT_OF_MEMORY"));
+  worker.on("exit", (code) => onDeath(`exited with code ${code}`, false));
+}
+
+function pump(): void {
+  if (state.current || state.queue.length === 0) return;
+  if (state.unavailable) {
+    for (const job of state.queue.splice(0)) validateInThread(job);
+    return;
+  }
+  if (!state.worker) return startWorker();
+  if (!state.ready) return;
+  const worker = state.worker;
+  const job = state.queue.shift()!;
+  const timer = setTimeout(() => {
+    if (state.current?.job !== job) return;
+    state.current = null;
+    stopWorker();
+    job.resolve(refused(`validating the args took longer than ${job.budgetMs} ms; they are refused`, { limitMs: job.budgetMs }));
+    pump();
+  }, job.budgetMs);
+  state.current = { job, timer };
+  worker.ref();
+  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson });
+}
+
+/**
+ * Validates a call's args, given as the exact JSON text the child will receive, against a skill's
+ * schema, with bounded time (DESIGN.md wire protocol: args are validated before spawning; invalid
+ * args never start a process). Same rules as validateArgs (same Ajv options and formats), but the
+ * work runs in a worker thread, one job at a time: a job past `budgetMs` (ARGS_VALIDATION_BUDGET_MS)
+ * has its worker terminated and answers `{ok: false}` with one error whose keyword is `budget`, as
+ * does one that exhausts the worker's heap; so a catastrophic pattern or a quadratic keyword costs the
+ * client its request, never the console its event loop. At most MAX_REPORTED_ERRORS errors are
+ * returned. `argsJson` must be a JSON object's text (the caller checked shape and depth).
+ * If the worker cannot be started at all (e.g. node_modules is not beside the working directory), the
+ * console logs it once and validates in its own thread, as before. Rejects only on an internal failure
+ * (a schema that no longer compiles, a crashed worker).
+ */
+export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS): Promise<ArgsValidation> {
+  return new Promise<ArgsValidation>((resolve, reject) => {
+    const job: Job = { id: state.nextJobId++, schema, schemaId: schemaIdOf(schema), dialect: "draft-07", argsJson, budgetMs, resolve, reject };
+    try {
+      job.dialect = dialectOf(schema);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    state.queue.push(job);
+    pump();
+  });
+}
