@@ -11,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureInstall } from "./ensure-install.mjs";
+import { serverEnvironment } from "./server-environment.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -57,6 +58,6 @@ if (!dev) {
 }
 
 console.log(`start: serving the skill console on http://${host}:${port}`);
-const server = spawn(bin("next"), [dev ? "dev" : "start", "-H", host, "-p", port], { cwd: root, stdio: "inherit", env: process.env });
+const server = spawn(bin("next"), [dev ? "dev" : "start", "-H", host, "-p", port], { cwd: root, stdio: "inherit", env: serverEnvironment(process.env) });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

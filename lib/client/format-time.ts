@@ -28,6 +28,35 @@ export function formatDateTime(iso: string | null | undefined): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
+/**
+ * A UTC offset in minutes east of Greenwich (the negation of Date#getTimezoneOffset) as a zone label:
+ * `UTC` for 0, else `UTC+2`, `UTC-5`, `UTC+5:30`.
+ */
+export function formatUtcOffset(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return "UTC";
+  const sign = offsetMinutes > 0 ? "+" : "-";
+  const hours = Math.floor(Math.abs(offsetMinutes) / 60);
+  const minutes = Math.abs(offsetMinutes) % 60;
+  return `UTC${sign}${hours}${minutes === 0 ? "" : `:${pad(minutes)}`}`;
+}
+
+/** The browser's zone at the instant `iso` (offsets change with daylight saving time) as formatUtcOffset gives it. */
+export function formatTimeZone(iso: string): string {
+  const date = new Date(iso);
+  return formatUtcOffset(Number.isNaN(date.getTime()) ? 0 : -date.getTimezoneOffset());
+}
+
+/**
+ * The full description of an instant for a tooltip: local time with its zone, then the exact UTC
+ * instant, e.g. `2026-11-29 23:21:49 UTC+1 · 2026-11-29T22:21:49.123Z`. Empty for a missing or bad value.
+ */
+export function formatInstantTitle(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${formatDateTime(iso)} ${formatTimeZone(iso)} · ${date.toISOString()}`;
+}
+
 /** How long ago `iso` was relative to `now` (ms epoch), coarse: `12s ago`, `5m ago`, `3h ago`, `2d ago`. */
 export function formatRelative(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return "—";

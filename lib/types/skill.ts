@@ -39,6 +39,8 @@ export interface LoaderEntry {
   name: string | null;
   /** Why it was skipped or failed; null for registered skills. */
   reason: string | null;
+  /** What the manifest does that the loader accepted but flags (e.g. an unknown field such as `env-allow`). */
+  warnings: string[];
 }
 
 /** A root the loader was given and what it did with it. */

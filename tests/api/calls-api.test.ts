@@ -121,6 +121,12 @@ describe("POST /api/v1/skills/{name}/calls", () => {
     const broken = await startCall("greet", "{not json");
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: { code: string } }).error.code).toBe("bad_request");
+    const typo = await startCall("touches_marker", { argz: { n: 1 } });
+    expect(typo.status).toBe(400);
+    expect(await typo.json()).toEqual({
+      error: { code: "bad_request", message: 'unknown field "argz"; a call request has args, persona, wait' },
+    });
+    expect(fs.existsSync(marker("touched"))).toBe(false);
     const array = await startCall("greet", { args: [1] });
     expect(array.status).toBe(400);
     expect(((await array.json()) as { error: { code: string } }).error.code).toBe("invalid_args");

@@ -12,6 +12,8 @@ import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 
 let testConsole: TestConsole;
+const startedAt = new Date(Date.now() - 60_000);
+const lastEventAt = new Date(Date.now() - 30_000);
 
 beforeAll(async () => {
   testConsole = await setUpTestConsole({ CALL_LEASE_MS: "60000" });
@@ -42,14 +44,14 @@ async function insertRunningCall(id: string, leaseUntil: Date, group: { pgid: nu
       requestedBy: "anonymous",
       args: "{}",
       status: "running",
-      startedAt: new Date(Date.now() - 5000),
+      startedAt,
       ownerId: "a-console-that-died",
       leaseUntil,
       pgid: group?.pgid ?? null,
       procStart: identity?.procStart ?? null,
       host: identity?.host ?? null,
       bootId: identity?.bootId ?? null,
-      events: { create: [{ seq: 1, at: new Date(), stream: "stderr", line: "halfway there" }] },
+      events: { create: [{ seq: 1, at: lastEventAt, stream: "stderr", line: "halfway there" }] },
     },
   });
 }
@@ -66,6 +68,9 @@ describe("calls left running by a console that died", () => {
 
     const { call } = (await (await invoke(callRoute.GET, "/api/v1/calls/lapsed", { params: { id: "lapsed" } })).json()) as { call: CallWithEvents };
     expect(call.status).toBe("interrupted");
+    // The call ran until its last sign of life (its last event here), not until it was found.
+    expect(call.endedAt).toBe(lastEventAt.toISOString());
+    expect(call.durationMs).toBe(lastEventAt.getTime() - startedAt.getTime());
     expect(call.error).toBe("the console running this call stopped before it ended");
     expect(call.events.map((event) => [event.seq, event.stream, event.line])).toEqual([
       [1, "stderr", "halfway there"],

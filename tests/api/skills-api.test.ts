@@ -16,6 +16,7 @@ beforeAll(async () => {
   testConsole = await setUpTestConsole();
   writeSkill(testConsole.root, "a-disk", { name: "disk_report", category: "system", description: "Reports disk usage" }, 'echo "{}"');
   writeSkill(testConsole.root, "b-logs", { name: "log_tail", category: "logs", class: "mutating", timeout_seconds: 5, env_allow: ["PATH"] }, 'echo "{}"');
+  writeSkill(testConsole.root, "b-typo", { name: "typo_skill", category: "logs", "env-allow": ["PATH"] }, 'echo "{}"');
   writeSkill(testConsole.root, "c-dup", { name: "disk_report", category: "system" }, 'echo "{}"');
   fs.mkdirSync(path.join(testConsole.root, "d-broken"));
   fs.writeFileSync(path.join(testConsole.root, "d-broken", "skill.json"), "{ nope");
@@ -26,6 +27,7 @@ describe("GET /api/v1/skills", () => {
     const { skills } = (await (await invoke(skillsRoute.GET, "/api/v1/skills")).json()) as { skills: Skill[] };
     expect(skills.map((skill) => [skill.category, skill.name])).toEqual([
       ["logs", "log_tail"],
+      ["logs", "typo_skill"],
       ["system", "disk_report"],
     ]);
     expect(skills[0]).toEqual({
@@ -66,13 +68,23 @@ describe("loader report", () => {
   it("reports registered, skipped and failed manifests with reasons and the seed's log lines", async () => {
     const { report } = (await (await invoke(loaderRoute.GET, "/api/v1/loader")).json()) as { report: LoaderReport };
     const root = fs.realpathSync(testConsole.root);
-    expect(report.count).toBe(2);
-    expect(report.registered.map((entry) => entry.name)).toEqual(["disk_report", "log_tail"]);
+    expect(report.count).toBe(3);
+    expect(report.registered.map((entry) => entry.name)).toEqual(["disk_report", "log_tail", "typo_skill"]);
     expect(report.skipped).toEqual([expect.objectContaining({ name: "disk_report", path: path.join(root, "c-dup", "skill.json") })]);
     expect(report.failed).toEqual([expect.objectContaining({ path: path.join(root, "d-broken", "skill.json") })]);
     expect(report.log).toContain(`skill loader: registered subprocess skill "disk_report" from ${path.join(root, "a-disk", "skill.json")}`);
     expect(report.log).toContain(`skill loader: skill "disk_report" already registered, skipping ${path.join(root, "c-dup", "skill.json")}`);
     expect(report.log.some((line) => line.startsWith(`skill loader: parse ${path.join(root, "d-broken", "skill.json")}: `))).toBe(true);
+  });
+
+  it("reports manifest warnings, such as a misspelt field, in the report and the log", async () => {
+    const { report } = (await (await invoke(loaderRoute.GET, "/api/v1/loader")).json()) as { report: LoaderReport };
+    const manifest = path.join(fs.realpathSync(testConsole.root), "b-typo", "skill.json");
+    const entry = report.registered.find((registered) => registered.name === "typo_skill");
+    expect(entry?.warnings).toHaveLength(1);
+    expect(entry?.warnings[0]).toContain("env-allow");
+    expect(report.registered.find((registered) => registered.name === "disk_report")?.warnings).toEqual([]);
+    expect(report.log).toContain(`skill loader: warning "typo_skill" in ${manifest}: ${entry!.warnings[0]}`);
   });
 
   it("rescans on POST /api/v1/loader/reload and serves the new skill", async () => {
@@ -81,7 +93,7 @@ describe("loader report", () => {
     expect(missing.status).toBe(404);
     const reload = await invoke(reloadRoute.POST, "/api/v1/loader/reload", { method: "POST" });
     expect(reload.status).toBe(200);
-    expect(((await reload.json()) as { report: LoaderReport }).report.count).toBe(3);
+    expect(((await reload.json()) as { report: LoaderReport }).report.count).toBe(4);
     const found = await invoke(skillRoute.GET, "/api/v1/skills/fresh_skill", { params: { name: "fresh_skill" } });
     expect(found.status).toBe(200);
   });

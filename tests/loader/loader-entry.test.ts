@@ -20,7 +20,7 @@ describe("subprocess loader: entry (seed 000 \"Reglas de allow-list\")", () => {
     const { line, report } = await loadEntry(root, "run.sh");
     expect(line).toBe(`skill loader: build "s": entry ${outside} escapes allowlist root ${root}`);
     expect(report.failed).toEqual([
-      { path: path.join(root, "s", "skill.json"), root, name: "s", reason: `build: entry ${outside} escapes allowlist root ${root}` },
+      { path: path.join(root, "s", "skill.json"), root, name: "s", reason: `build: entry ${outside} escapes allowlist root ${root}`, warnings: [] },
     ]);
     expect(report.count).toBe(0);
   });

@@ -89,7 +89,7 @@ describe("subprocess loader: parsing skill.json (seed 000 \"Esquema del manifies
 
   it("names the skill in a failed entry when the manifest had a string name", async () => {
     const { report, root, file } = await loadManifest({ ...valid, name: "Bad-Name" });
-    expect(report.failed).toEqual([{ path: file, root, name: "Bad-Name", reason: 'parse: /name must match pattern "^[a-z0-9_]+$"' }]);
+    expect(report.failed).toEqual([{ path: file, root, name: "Bad-Name", reason: 'parse: /name must match pattern "^[a-z0-9_]+$"', warnings: [] }]);
   });
 
   it("accepts editor keywords, x-* extensions, $ref/definitions and a 2020-12 schema", async () => {

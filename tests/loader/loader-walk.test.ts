@@ -31,8 +31,8 @@ describe("subprocess loader: the walk (seed 000 \"Comportamiento del loader\")",
       ["top", atRoot],
     ]);
     expect(report.skipped).toEqual([
-      { path: inA, root, name: "dup", reason: `name already registered from ${inUpperB}` },
-      { path: inZ, root, name: "dup", reason: `name already registered from ${inUpperB}` },
+      { path: inA, root, name: "dup", reason: `name already registered from ${inUpperB}`, warnings: [] },
+      { path: inZ, root, name: "dup", reason: `name already registered from ${inUpperB}`, warnings: [] },
     ]);
     expect(report.count).toBe(3);
   });
@@ -54,7 +54,7 @@ describe("subprocess loader: the walk (seed 000 \"Comportamiento del loader\")",
     const taken = new Set(["query_promql"]);
     const { report } = await load([root], { taken });
     expect(report.log).toEqual([duplicate("query_promql", manifest)]);
-    expect(report.skipped).toEqual([{ path: manifest, root, name: "query_promql", reason: "name already taken by another skill" }]);
+    expect(report.skipped).toEqual([{ path: manifest, root, name: "query_promql", reason: "name already taken by another skill", warnings: [] }]);
     expect(report.count).toBe(0);
     expect([...taken]).toEqual(["query_promql"]);
   });
@@ -88,7 +88,7 @@ describe("subprocess loader: the walk (seed 000 \"Comportamiento del loader\")",
       registered("linked", path.join(root, "good", "skill.json")),
       duplicate("linked", shared),
     ]);
-    expect(report.failed).toEqual([{ path: link, root, name: null, reason: `parse: manifest ${target} escapes allowlist root ${root}` }]);
+    expect(report.failed).toEqual([{ path: link, root, name: null, reason: `parse: manifest ${target} escapes allowlist root ${root}`, warnings: [] }]);
     // The entry is resolved against the folder holding the symlink, not the target's folder.
     expect(skills[0]?.entryPath).toBe(path.join(root, "good", "run.sh"));
     expect(skills[0]?.workingDirectory).toBe(path.join(root, "good"));

@@ -54,12 +54,13 @@ export async function recoverInterruptedCalls(now = new Date()): Promise<Recover
   });
   const recovered: RecoveredCall[] = [];
   for (const row of stale) {
+    const lastSeen = await lastSignOfLife(row.id, row.leaseUntil, now);
     const claimed = await db().call.updateMany({
       where: { id: row.id, status: row.status, leaseUntil: row.leaseUntil },
       data: {
         status: "interrupted",
-        endedAt: now,
-        durationMs: row.startedAt ? now.getTime() - row.startedAt.getTime() : null,
+        endedAt: lastSeen,
+        durationMs: row.startedAt ? Math.max(0, lastSeen.getTime() - row.startedAt.getTime()) : null,
         error: "the console running this call stopped before it ended",
         leaseUntil: null,
       },
@@ -80,4 +81,16 @@ export async function recoverInterruptedCalls(now = new Date()): Promise<Recover
     recovered.push({ id: row.id, group });
   }
   return recovered;
+}
+
+/**
+ * When a dead console's call was last known alive: the later of its last timeline event and its last
+ * lease renewal (the lease end minus CALL_LEASE_MS), never after `now`. The call's duration ends there,
+ * not at the moment another console noticed the lease had lapsed.
+ */
+async function lastSignOfLife(callId: string, leaseUntil: Date | null, now: Date): Promise<Date> {
+  const last = await db().callEvent.findFirst({ where: { callId }, orderBy: { seq: "desc" }, select: { at: true } });
+  const renewedAt = leaseUntil ? leaseUntil.getTime() - config().leaseMs : 0;
+  const seen = Math.max(last?.at.getTime() ?? 0, renewedAt);
+  return new Date(seen > 0 ? Math.min(seen, now.getTime()) : now.getTime());
 }

@@ -7,12 +7,16 @@ export interface CallRequest {
   wait: boolean;
 }
 
+/** The fields a call request may have. */
+export const CALL_REQUEST_FIELDS: readonly string[] = ["args", "persona", "wait"];
+
 /** Who requests calls until identities arrive with the policy issue. */
 export const ANONYMOUS_REQUESTER = "anonymous";
 
 /**
  * Checks the shape of a call request body (`{"args": {...}, "persona": "...", "wait": true}`; an empty
- * body means empty args and wait). Throws AppError `bad_request` for a body that is not an object, a
+ * body means empty args and wait). Throws AppError `bad_request` for a body that is not an object, an
+ * unknown field (a typo like `argz` must not run the skill with empty args), a
  * `wait` that is not a boolean, or a persona (personas arrive with the policy issue; until then a call
  * runs under none).
  */
@@ -20,6 +24,11 @@ export function parseCallRequest(body: unknown): CallRequest {
   if (body === undefined) return { args: {}, persona: null, wait: true };
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AppError("bad_request", 'the request body must be a JSON object like {"args": {...}}');
+  }
+  const unknown = Object.keys(body).filter((key) => !CALL_REQUEST_FIELDS.includes(key));
+  if (unknown.length > 0) {
+    // A typo such as "argz" must not run the skill with empty args.
+    throw new AppError("bad_request", `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => JSON.stringify(key)).join(", ")}; a call request has ${CALL_REQUEST_FIELDS.join(", ")}`);
   }
   const { args, persona, wait } = body as Record<string, unknown>;
   if (wait !== undefined && typeof wait !== "boolean") throw new AppError("bad_request", "wait must be a boolean");

@@ -218,8 +218,11 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
 }
 
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {
-  if (status === "succeeded") return `exited with code 0 after ${outcome.durationMs} ms`;
-  return `${status}: ${error ?? "unknown error"} (after ${outcome.durationMs} ms)`;
+  const after = `after ${outcome.durationMs} ms`;
+  if (status === "succeeded") return `exited with code 0 ${after}`;
+  if (status === "cancelled") return `cancelled on request: process group terminated ${after}`;
+  if (status === "timed_out") return `${error ?? "timed out"}: process group terminated ${after}`;
+  return `failed: ${error ?? "unknown error"} (${after})`;
 }
 
 async function finish(

@@ -42,5 +42,6 @@ export async function getCall(id: string): Promise<Call> {
 export async function getCallWithEvents(id: string): Promise<CallWithEvents> {
   const call = await getCall(id);
   const events = await db().callEvent.findMany({ where: { callId: id }, orderBy: { seq: "asc" } });
-  return { ...call, events: events.map(toCallEvent) };
+  // eventCount is stored when the call ends; while it runs, the stored timeline is the truth.
+  return { ...call, eventCount: Math.max(call.eventCount, events.length), events: events.map(toCallEvent) };
 }

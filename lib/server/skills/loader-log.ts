@@ -13,6 +13,7 @@ export const loaderLine = {
     `${LOG_PREFIX}skill "${name}" already registered, skipping ${manifestPath}`,
   parse: (manifestPath: string, message: string) => `${LOG_PREFIX}parse ${manifestPath}: ${message}`,
   build: (name: string, message: string) => `${LOG_PREFIX}build "${name}": ${message}`,
+  warning: (name: string, manifestPath: string, warning: string) => `${LOG_PREFIX}warning "${name}" in ${manifestPath}: ${warning}`,
   relativeRoot: (root: string) => `${LOG_PREFIX}skipping relative root ${JSON.stringify(root)}`,
   missingRoot: (root: string) => `${LOG_PREFIX}skipping missing root ${root}`,
   unusableRoot: (root: string, reason: string) => `${LOG_PREFIX}skipping root ${root}: ${reason}`,

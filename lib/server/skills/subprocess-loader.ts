@@ -47,7 +47,8 @@ async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTi
  * order: skip it if relative, missing or unusable; walk it in lexical order; for every `skill.json`
  * parse it (`parse` line on failure), build the skill (`build` line on failure), skip it when its name
  * is already registered or in `opts.taken` (first wins, `already registered, skipping` line), else
- * register it (`registered subprocess skill` line). Per-manifest failures never stop the scan and the
+ * register it (`registered subprocess skill` line, then one `warning` line per manifest warning, such
+ * as an unknown field). Per-manifest failures never stop the scan and the
  * function never throws, so start-up is never blocked. Takes the roots as configured (absolute paths)
  * and the options; returns the skills and a LoaderReport whose `count` is the number registered and
  * whose `log` holds every line in order (each was also echoed to `opts.log`).
@@ -70,7 +71,7 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
     if (!root) continue;
     scanned.push(root);
     for await (const found of walkManifests(root.real, log, opts.walkLimits ?? DEFAULT_WALK_LIMITS)) {
-      const at = { path: found.path, root: root.real };
+      const at = { path: found.path, root: root.real, warnings: [] as string[] };
       const outcome = await examineManifest(found, root, opts.defaultTimeoutSeconds);
       if (outcome.stage === "parse") {
         log.write(loaderLine.parse(found.path, outcome.message));
@@ -93,7 +94,8 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
       firstSeen.set(name, found.path);
       skills.push(outcome.skill);
       log.write(loaderLine.registered(name, found.path));
-      registered.push({ ...at, name, reason: null });
+      for (const warning of outcome.skill.warnings) log.write(loaderLine.warning(name, found.path, warning));
+      registered.push({ ...at, name, reason: null, warnings: [...outcome.skill.warnings] });
     }
   }
 

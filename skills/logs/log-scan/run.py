@@ -59,6 +59,16 @@ def check_path(path):
     return real
 
 
+def count_lines(path):
+    """How many lines a plain file has (a last line without a newline counts), reading it in blocks."""
+    total, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            total += block.count(b"\n")
+            last = block[-1:]
+    return total + (0 if last == b"\n" else 1)
+
+
 def tail_plain(path, count):
     """The last `count` lines of a plain file, reading backwards in blocks (cheap on huge logs)."""
     with open(path, "rb") as handle:
@@ -75,15 +85,22 @@ def tail_plain(path, count):
 
 
 def read_lines(path, tail):
+    """The lines to scan and the file line number of the first of them (1-based), so samples cite real lines."""
     if path.endswith(".gz"):
         with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
-            if tail:
-                return list(collections.deque((line.rstrip("\n") for line in handle), maxlen=tail))
-            return [line.rstrip("\n") for line in handle]
+            if not tail:
+                return [line.rstrip("\n") for line in handle], 1
+            total = 0
+            window = collections.deque(maxlen=tail)
+            for line in handle:
+                total += 1
+                window.append(line.rstrip("\n"))
+            return list(window), total - len(window) + 1
     if tail:
-        return tail_plain(path, tail)
+        lines = tail_plain(path, tail)
+        return lines, count_lines(path) - len(lines) + 1
     with open(path, encoding="utf-8", errors="replace") as handle:
-        return [line.rstrip("\n") for line in handle]
+        return [line.rstrip("\n") for line in handle], 1
 
 
 def main():
@@ -110,7 +127,7 @@ def main():
     scope = f"last {tail} lines" if tail else "whole file"
     print(f"scanning {path} ({scope})", file=sys.stderr, flush=True)
     try:
-        lines = read_lines(path, tail)
+        lines, first_line = read_lines(path, tail)
     except (OSError, EOFError) as error:
         fail(f"cannot read {path}: {error}")
     print(f"read {len(lines)} lines", file=sys.stderr, flush=True)
@@ -121,7 +138,7 @@ def main():
         time.sleep(0.2)
         count = 0
         samples = []
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(lines, start=first_line):
             if matcher.search(line):
                 count += 1
                 if len(samples) < max_matches:
@@ -132,6 +149,7 @@ def main():
     print(json.dumps({
         "path": path,
         "lines_scanned": len(lines),
+        "first_line": first_line,
         "window": {"tail_lines": tail, "max_line_length": max_length},
         "total_matches": sum(result["matches"] for result in results),
         "patterns": results,

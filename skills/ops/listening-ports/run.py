@@ -39,14 +39,24 @@ def decode_address(hex_address):
     return str(ipaddress.ip_address(packed))
 
 
+def process_name(pid):
+    """The process's command line (arguments joined by spaces, cut at 200 characters), else its
+    15-character kernel name; /proc/<pid>/comm alone turns "next-server (v16.4.6)" into "next-server (v1"."""
+    with open(f"/proc/{pid}/cmdline", "rb") as handle:
+        command = handle.read().rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", errors="replace")
+    if command:
+        return command[:200]
+    with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as handle:
+        return handle.read().strip()
+
+
 def socket_owners():
     """Maps socket inode -> (pid, process name) for every process whose fds we may read."""
     owners = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             fds = os.listdir(f"/proc/{pid}/fd")
-            with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as handle:
-                name = handle.read().strip()
+            name = process_name(pid)
         except OSError:
             continue
         for fd in fds:
