@@ -1,0 +1,226 @@
+/**
+ * Starts and stops the real production console for the benchmarks: `node scripts/start.mjs` (migrate,
+ * build when stale, `next start`) as the leader of its own process group, its output appended to a log
+ * file, and the whole group killed at the end. Also finds the pid of the Node process that actually
+ * serves HTTP (the one holding the listening socket) so its RSS can be read from /proc.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { request } from "./http.mjs";
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Pids of the live (non-zombie) processes of process group `pgid`, from /proc. */
+export function groupMembers(pgid) {
+  const members = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") members.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return members;
+}
+
+/** Socket inodes listening on `port` (IPv4 or IPv6), from /proc/net/tcp{,6}. */
+function listeningInodes(port) {
+  const inodes = new Set();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10) continue;
+      if (cols[1].endsWith(`:${hexPort}`) && cols[3] === "0A") inodes.add(cols[9]);
+    }
+  }
+  return inodes;
+}
+
+/** The process-group member holding the socket that listens on `port`, or null. */
+export function findListeningPid(pgid, port) {
+  const inodes = listeningInodes(port);
+  for (const pid of groupMembers(pgid)) {
+    let fds = [];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const match = /^socket:\[(\d+)\]$/.exec(target);
+        if (match && inodes.has(match[1])) return pid;
+      } catch {
+        // fd closed meanwhile
+      }
+    }
+  }
+  return null;
+}
+
+/** VmRSS and VmHWM (peak) of `pid` in MiB, from /proc/<pid>/status; nulls when unreadable. */
+export function readRss(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { rssMiB: kib("VmRSS") / 1024, hwmMiB: kib("VmHWM") / 1024 };
+  } catch {
+    return { rssMiB: null, hwmMiB: null };
+  }
+}
+
+let clockTicks = null;
+
+/** CPU time (user + system, all threads, children excluded) used so far by `pid`, in ms; NaN when unreadable. */
+export function readCpuMs(pid) {
+  if (clockTicks === null) {
+    try {
+      clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (user + system) this process used so far, in ms. */
+export function ownCpuMs() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/**
+ * Starts `node scripts/start.mjs` in `projectRoot` with `env` added to this process's environment,
+ * detached (its own process group; everything it spawns — prisma, next build, next start — stays in
+ * it), output appended to `logFile`. Resolves once `readyPath` answers 200, with the server handle:
+ * `{ port, pgid, pid, baseUrl, startedAt, readyMs, buildMs, stop() }`. `buildMs` is the time between
+ * start.mjs's "building" and "serving" log lines (null when no build was needed). Rejects when the
+ * script exits first or `timeoutMs` passes (after stopping the group).
+ */
+export async function startServer({ projectRoot, env, logFile, readyPath, timeoutMs = 600_000 }) {
+  const port = Number(env.PORT ?? (await freePort()));
+  const log = fs.openSync(logFile, "a");
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [path.join(projectRoot, "scripts", "start.mjs")], {
+    cwd: projectRoot,
+    env: { ...process.env, HOST: "127.0.0.1", ...env, PORT: String(port) },
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  fs.closeSync(log);
+  const pgid = child.pid;
+  let exited = null;
+  const exitPromise = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      exited = { code, signal };
+      resolve(exited);
+    }),
+  );
+  const server = {
+    port,
+    pgid,
+    pid: null,
+    baseUrl: `http://127.0.0.1:${port}`,
+    logFile,
+    startedAt,
+    readyMs: null,
+    buildMs: null,
+    stop: () => stopGroup(pgid, exitPromise),
+  };
+  activeGroups.add(pgid);
+
+  let buildStartedAt = null;
+  let servingAt = null;
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      if (exited) throw new Error(`scripts/start.mjs exited early (${JSON.stringify(exited)}); see ${logFile}`);
+      if (Date.now() > deadline) throw new Error(`the console did not answer GET ${readyPath} within ${timeoutMs} ms; see ${logFile}`);
+      const text = fs.readFileSync(logFile, "utf8");
+      if (buildStartedAt === null && /start: (no production build yet|sources changed)/.test(text)) buildStartedAt = performance.now();
+      if (servingAt === null && text.includes("start: serving")) servingAt = performance.now();
+      if (servingAt !== null) {
+        try {
+          const answer = await request(server.baseUrl, "GET", readyPath, undefined, { timeoutMs: 120_000 });
+          if (answer.status === 200) break;
+        } catch {
+          // not listening yet
+        }
+      }
+      await delay(servingAt === null ? 500 : 100);
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  server.readyMs = performance.now() - (servingAt ?? startedAt);
+  server.buildMs = buildStartedAt !== null && servingAt !== null ? servingAt - buildStartedAt : null;
+  for (let tries = 0; tries < 50 && server.pid === null; tries++) {
+    server.pid = findListeningPid(pgid, port);
+    if (server.pid === null) await delay(100);
+  }
+  return server;
+}
+
+/** Process groups started here and not yet stopped (killed synchronously if the bench dies). */
+const activeGroups = new Set();
+
+process.once("exit", () => {
+  for (const pgid of activeGroups) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/**
+ * Stops a process group: SIGTERM to the group (start.mjs forwards it to next, which exits and flushes a
+ * --cpu-prof profile), waits up to 10 s for every live member to end, then SIGKILLs what remains.
+ */
+export async function stopGroup(pgid, exitPromise) {
+  const signal = (name) => {
+    try {
+      process.kill(-pgid, name);
+    } catch {
+      // group already gone
+    }
+  };
+  signal("SIGTERM");
+  const deadline = Date.now() + 10_000;
+  await Promise.race([exitPromise, delay(10_000)]);
+  while (groupMembers(pgid).length > 0 && Date.now() < deadline) await delay(100);
+  if (groupMembers(pgid).length > 0) signal("SIGKILL");
+  activeGroups.delete(pgid);
+}

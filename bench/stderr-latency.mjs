@@ -1,0 +1,80 @@
+/**
+ * Stderr latency benchmark: how long a stderr line takes from the skill's write to a client of the
+ * call's event stream. `bench_stderr_ticker` waits `delay_ms`, then writes `lines` stderr lines
+ * `interval_ms` apart, each starting with its own wall-clock write time (performance.timeOrigin +
+ * now(), sub-ms). The call is started with `wait: false` and `GET /api/v1/calls/{id}/events` opened at
+ * once; each line's latency is its SSE arrival time minus its write time. Also reported: the console's
+ * own receive stamp (`at`, ms resolution) minus the write time. Baseline: the same ticker spawned
+ * directly, latency measured at this process's read of the stderr pipe.
+ */
+import { readEventStream, request } from "./lib/http.mjs";
+import { spawnDirect } from "./lib/spawn.mjs";
+import { percentile, wallClockMs } from "./lib/stats.mjs";
+
+const writeTimeOf = (line) => Number(line.slice(0, line.indexOf(" ")));
+
+async function viaConsole(server, skill, args) {
+  const started = await request(server.baseUrl, "POST", `/api/v1/skills/${skill.name}/calls`, { args, wait: false });
+  if (started.status !== 202) throw new Error(`starting the ticker answered ${started.status}: ${started.text.slice(0, 300)}`);
+  const id = started.json.call.id;
+  const { events, openedAt } = await readEventStream(server.baseUrl, `/api/v1/calls/${id}/events`);
+  const latencies = [];
+  const serverReceive = [];
+  let beforeOpen = 0;
+  let end = null;
+  for (const event of events) {
+    if (event.event === "end") end = JSON.parse(event.data).call;
+    if (event.event !== "line") continue;
+    const data = JSON.parse(event.data);
+    if (data.stream !== "stderr") continue;
+    const written = writeTimeOf(data.line);
+    if (written < openedAt) beforeOpen++;
+    latencies.push(event.arrivedAt - written);
+    serverReceive.push(Date.parse(data.at) - written);
+  }
+  if (end?.status !== "succeeded") throw new Error(`ticker call ended ${end?.status ?? "without an end event"}`);
+  return { latencies, serverReceive, beforeOpen };
+}
+
+async function direct(skill, args) {
+  const latencies = [];
+  let pending = "";
+  await spawnDirect(skill, JSON.stringify(args), (chunk) => {
+    const arrivedAt = wallClockMs();
+    pending += chunk.toString("utf8");
+    let newline = pending.indexOf("\n");
+    while (newline !== -1) {
+      latencies.push(arrivedAt - writeTimeOf(pending.slice(0, newline)));
+      pending = pending.slice(newline + 1);
+      newline = pending.indexOf("\n");
+    }
+  });
+  return latencies;
+}
+
+/** Runs the stderr latency benchmark; returns `{ rows, notes }`. */
+export async function benchStderrLatency({ server, skill, lines, intervalMs, runs }) {
+  const args = { lines, interval_ms: intervalMs, delay_ms: 300 };
+  await viaConsole(server, skill, { lines: 5, interval_ms: 1, delay_ms: 0 }); // warm-up of the routes
+  await direct(skill, { lines: 5, interval_ms: 1, delay_ms: 0 });
+  const sse = [];
+  const received = [];
+  const pipe = [];
+  let beforeOpen = 0;
+  for (let i = 0; i < runs; i++) {
+    const run = await viaConsole(server, skill, args);
+    sse.push(...run.latencies);
+    received.push(...run.serverReceive);
+    beforeOpen += run.beforeOpen;
+    pipe.push(...(await direct(skill, args)));
+  }
+  const rows = [];
+  for (const [label, p] of [["p50", 50], ["p95", 95], ["max", 100]]) {
+    rows.push({ bench: "stderr", metric: `write → SSE arrival ${label}`, server: percentile(sse, p), baseline: percentile(pipe, p), unit: "ms", better: "lower" });
+  }
+  rows.push({ bench: "stderr", metric: "write → console's `at` stamp p50 (ms-truncated, so ±1 ms)", server: percentile(received, 50), baseline: null, unit: "ms", better: "lower" });
+  const notes = [
+    `stderr: ${runs} runs × ${lines} lines ${intervalMs} ms apart (${sse.length} console samples, ${pipe.length} pipe samples); ${beforeOpen} lines were written before the SSE response opened`,
+  ];
+  return { rows, notes };
+}
