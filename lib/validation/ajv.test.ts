@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileSchema, createAjv, dialectOf, formatAjvErrors, SchemaError, sharedAjv, validateArgs } from "./ajv";
+import { compileSchema, COMPILES_PER_INSTANCE, createAjv, dialectOf, formatAjvErrors, SchemaError, sharedAjv, validateArgs } from "./ajv";
 
 const schema = {
   type: "object",
@@ -115,5 +115,25 @@ describe("compileSchema", () => {
     const ajv = createAjv();
     expect(ajv.opts.allErrors).toBe(true);
     expect(ajv.validate({ type: "string", format: "ipv4" }, "1.2.3.4")).toBe(true);
+  });
+});
+
+describe("shared Ajv instances (memory across reloads)", () => {
+  it("retires an instance after COMPILES_PER_INSTANCE compiles, so what ajv keeps stays bounded", () => {
+    const first = sharedAjv();
+    const scopeSize = (ajv: ReturnType<typeof sharedAjv>) =>
+      ((ajv as unknown as { scope: { _values: Record<string, Set<unknown>> } }).scope._values.validate?.size ?? 0);
+    const compiles = COMPILES_PER_INSTANCE * 2 + 10;
+    const validators = [];
+    for (let index = 0; index < compiles; index++) {
+      validators.push(compileSchema({ type: "object", properties: { [`field_${index}`]: { type: "integer" } } }).validate);
+    }
+    const current = sharedAjv();
+    expect(current).not.toBe(first);
+    expect(scopeSize(first)).toBeLessThanOrEqual(COMPILES_PER_INSTANCE + 5);
+    expect(scopeSize(current)).toBeLessThanOrEqual(COMPILES_PER_INSTANCE + 5);
+    // Validators compiled by a retired instance keep working.
+    expect(validators[0]!({ field_0: 1 })).toBe(true);
+    expect(validators[0]!({ field_0: "x" })).toBe(false);
   });
 });

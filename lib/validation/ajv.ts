@@ -38,7 +38,15 @@ export interface CompiledSchema {
 // Warnings ajv logs during a compile are collected here; compile is synchronous, so one slot suffices.
 let warningSink: string[] | null = null;
 
-const instances = new Map<SchemaDialect, AjvCore>();
+const instances = new Map<SchemaDialect, { ajv: AjvCore; compiles: number }>();
+
+/**
+ * Compiles one shared instance serves before it is replaced by a fresh one. Ajv keeps every compiled
+ * schema and validator in its code-generation scope for the life of the instance (removeSchema does
+ * not release them), so a console that reloads 10,000 skills would otherwise grow by ~125 MiB per
+ * reload. Validators compiled earlier keep working: each holds on to the scope it was made in.
+ */
+export const COMPILES_PER_INSTANCE = 500;
 
 /**
  * The serialisable part of the project's Ajv options, shared by `createAjv` and the args-validation
@@ -72,14 +80,23 @@ export function createAjv(dialect: SchemaDialect = "draft-07"): AjvCore {
   return ajv;
 }
 
-/** The process-wide Ajv instance of a dialect (created on first use). Returns the same object every time. */
+/**
+ * The process-wide Ajv instance of a dialect, created on first use and replaced by a fresh one after
+ * COMPILES_PER_INSTANCE compiles (see there). Returns an instance configured by createAjv.
+ */
 export function sharedAjv(dialect: SchemaDialect = "draft-07"): AjvCore {
-  let ajv = instances.get(dialect);
-  if (!ajv) {
-    ajv = createAjv(dialect);
-    instances.set(dialect, ajv);
+  let entry = instances.get(dialect);
+  if (!entry) {
+    entry = { ajv: createAjv(dialect), compiles: 0 };
+    instances.set(dialect, entry);
   }
-  return ajv;
+  return entry.ajv;
+}
+
+/** Counts one compile on the shared instance of `dialect`, retiring it after COMPILES_PER_INSTANCE. */
+function countCompile(dialect: SchemaDialect): void {
+  const entry = instances.get(dialect);
+  if (entry && ++entry.compiles >= COMPILES_PER_INSTANCE) instances.delete(dialect);
 }
 
 /**
@@ -134,7 +151,9 @@ const compiled = new WeakMap<object, CompiledSchema>();
 export function compileSchema(schema: JsonSchema): CompiledSchema {
   const hit = compiled.get(schema);
   if (hit) return hit;
-  const ajv = sharedAjv(dialectOf(schema));
+  const dialect = dialectOf(schema);
+  const ajv = sharedAjv(dialect);
+  countCompile(dialect);
   if (!ajv.validateSchema(schema)) throw new SchemaError(formatAjvErrors(ajv.errors));
   const knownRefs = new Set(Object.keys(ajv.refs));
   const warnings: string[] = [];

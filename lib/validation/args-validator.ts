@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { JsonSchema } from "@/lib/types/skill";
-import { AJV_OPTIONS, dialectOf, validateArgs, type AjvError, type ArgsValidation, type SchemaDialect } from "./ajv";
+import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type ArgsValidation, type SchemaDialect } from "./ajv";
 
 /**
  * Longest time, in ms, one call's args may take to validate. A schema is written by the skill's author
@@ -43,15 +43,18 @@ const Ajv = load("ajv"), Ajv2019 = load("ajv/dist/2019"), Ajv2020 = load("ajv/di
 const options = Object.assign({}, workerData.options, { logger: false });
 const instances = new Map();
 const validators = new Map();
+// Ajv keeps what it compiled for the life of an instance, so each one is retired after a number of
+// compiles (COMPILES_PER_INSTANCE in ajv.ts); validators made earlier keep working.
 function ajvFor(dialect) {
-  let ajv = instances.get(dialect);
-  if (!ajv) {
+  let entry = instances.get(dialect);
+  if (!entry || entry.compiles >= workerData.compilesPerInstance) {
     const Dialect = dialect === "2020-12" ? Ajv2020 : dialect === "2019-09" ? Ajv2019 : Ajv;
-    ajv = new Dialect(options);
-    addFormats(ajv);
-    instances.set(dialect, ajv);
+    entry = { ajv: new Dialect(options), compiles: 0 };
+    addFormats(entry.ajv);
+    instances.set(dialect, entry);
   }
-  return ajv;
+  entry.compiles++;
+  return entry.ajv;
 }
 function validatorFor(job) {
   let validate = validators.get(job.schemaId);
@@ -179,7 +182,7 @@ function startWorker(): void {
   try {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { options: AJV_OPTIONS, maxErrors: MAX_REPORTED_ERRORS, searchPaths: moduleSearchPaths() },
+      workerData: { options: AJV_OPTIONS, maxErrors: MAX_REPORTED_ERRORS, compilesPerInstance: COMPILES_PER_INSTANCE, searchPaths: moduleSearchPaths() },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: false,
       stderr: false,
