@@ -31,6 +31,14 @@ describe("subprocess loader: parsing skill.json (seed 000 \"Esquema del manifies
     expect(await parseMessage("")).toBe("Unexpected end of JSON input");
   });
 
+  it("reads a manifest of exactly the size limit and refuses one a byte larger", async () => {
+    const base = JSON.stringify({ ...valid, padding: "" });
+    const atLimit = JSON.stringify({ ...valid, padding: "x".repeat(1024 * 1024 - base.length) });
+    expect(Buffer.byteLength(atLimit)).toBe(1024 * 1024);
+    expect((await loadManifest(atLimit)).report.count).toBe(1);
+    expect(await parseMessage(`${atLimit} `)).toBe("larger than 1048576 bytes");
+  });
+
   it("tolerates a UTF-8 byte-order mark", async () => {
     const { report } = await loadManifest(`\uFEFF${JSON.stringify(valid)}`);
     expect(report.count).toBe(1);
