@@ -78,6 +78,12 @@ describe("POST /api/v1/skills/{name}/calls", () => {
       [4, "system", expect.stringMatching(/^exited with code 0 after \d+ ms$/)],
     ]);
     expect(stored.call.eventCount).toBe(4);
+    // Timestamps come back as the instants they were written at, in order, within the call.
+    const times = stored.call.events.map((event) => Date.parse(event.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(times[0]).toBeGreaterThanOrEqual(Date.parse(stored.call.startedAt!) - 1);
+    expect(times[times.length - 1]).toBeLessThanOrEqual(Date.parse(stored.call.endedAt!));
+    expect(stored.call.events[1]!.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   it("rejects invalid args with 400 invalid_args and ajv errors, stores nothing and starts no process", async () => {
