@@ -21,6 +21,7 @@ export interface ConsoleConfig {
   exitDrainMs: number;
   stdoutLimitBytes: number;
   stderrLimitBytes: number;
+  stderrLineLimit: number;
   argsLimitBytes: number;
   maxConcurrentCalls: number;
   leaseMs: number;
@@ -46,6 +47,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "SKILL_EXIT_DRAIN_MS", default: "300", meaning: "After the direct child exits, how long its leftover group may keep writing before it is stopped." },
   { name: "SKILL_STDOUT_LIMIT_BYTES", default: "4194304", meaning: "Largest stdout (the result) a call may write; past it the call fails." },
   { name: "SKILL_STDERR_LIMIT_BYTES", default: "8388608", meaning: "Largest stderr timeline kept per call; past it the timeline ends with a truncation marker." },
+  { name: "SKILL_STDERR_LINE_LIMIT", default: "250000", meaning: "Most stderr lines kept per call (a flood of empty lines is bounded by this, not by bytes); past it the timeline ends with a truncation marker." },
   { name: "SKILL_ARGS_LIMIT_BYTES", default: "8388608", meaning: "Largest args document accepted; larger requests answer 413." },
   { name: "SKILL_MAX_CONCURRENT_CALLS", default: "8", meaning: "Calls running at once; more wait as `queued`." },
   { name: "CALL_LEASE_MS", default: "15000", meaning: "Lease a console holds on its running calls; renewed every third of it. A call whose owner's lease lapsed is marked `interrupted`." },
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
     stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
     stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
+    stderrLineLimit: positiveInt(env, "SKILL_STDERR_LINE_LIMIT", 250_000),
     argsLimitBytes: positiveInt(env, "SKILL_ARGS_LIMIT_BYTES", 8 * 1024 * 1024),
     maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
     leaseMs,

@@ -31,11 +31,13 @@ beforeAll(async () => {
     SKILL_STDOUT_LIMIT_BYTES: "65536",
     SKILL_STDERR_LIMIT_BYTES: "4096",
     SKILL_MAX_CONCURRENT_CALLS: "1",
+    SKILL_STDERR_LINE_LIMIT: "300",
     PIDS_DIR: "",
   });
   process.env.PIDS_DIR = testConsole.dir;
   const { root } = testConsole;
   writeSkill(root, "flood_stdout", { name: "flood_stdout" }, "exec /usr/bin/yes");
+  writeSkill(root, "many_short_lines", { name: "many_short_lines" }, 'for i in $(seq 1 400); do echo "$i" >&2; done; echo \'{"done": true}\'');
   writeSkill(root, "chatty", { name: "chatty" }, 'for i in $(seq 1 500); do echo "line $i of chatter" >&2; done; echo \'{"done": true}\'');
   writeSkill(root, "stubborn", { name: "stubborn", timeout_seconds: 1, env_allow: ["PIDS_DIR"] }, [
     'trap "" TERM',
@@ -71,6 +73,18 @@ describe("output limits", () => {
     const marker = events.findIndex((event) => event.line.startsWith("stderr truncated:"));
     expect(events[marker]!.stream).toBe("system");
     expect(events.slice(marker + 1).every((event) => event.stream === "system")).toBe(true);
+  });
+});
+
+describe("stderr line limit", () => {
+  it("keeps SKILL_STDERR_LINE_LIMIT lines of stderr and then the truncation marker", async () => {
+    const call = await run("many_short_lines");
+    expect(call).toMatchObject({ status: "succeeded", stderrTruncated: true });
+    const { events } = await fetchCall(call.id);
+    expect(events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual(
+      Array.from({ length: 300 }, (_, index) => String(index + 1)),
+    );
+    expect(events.filter((event) => event.line.startsWith("stderr truncated:"))).toHaveLength(1);
   });
 });
 

@@ -5,7 +5,7 @@ import { getRegistry } from "../skills/registry";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { config, consoleEnvValue } from "../env";
-import { DEFAULT_STDERR_LINE_LIMIT, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
+import { interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
 import { openChannel, publishEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { CallSlots } from "./call-slots";
@@ -182,7 +182,7 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
         exitDrainMs: settings.exitDrainMs,
         stdoutLimitBytes: settings.stdoutLimitBytes,
         stderrLimitBytes: settings.stderrLimitBytes,
-        stderrLineLimit: DEFAULT_STDERR_LINE_LIMIT,
+        stderrLineLimit: settings.stderrLineLimit,
       },
       {
         onSpawn: ({ pid, pgid, identity }) => {

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, SETTINGS, splitRoots } from "./env";
+
+describe("loadConfig (DESIGN.md Configuration)", () => {
+  it("has a safe default for every setting", () => {
+    const config = loadConfig({ NODE_ENV: "test" });
+    expect(config).toMatchObject({
+      skillRoots: [path.resolve("skills")],
+      externalRootsConfigured: false,
+      skillsPath: path.resolve("skills"),
+      databaseUrl: `file:${path.resolve("data/console.db")}`,
+      host: "127.0.0.1",
+      port: 3000,
+      defaultTimeoutSeconds: 30,
+      killGraceMs: 2000,
+      stdoutLimitBytes: 4 * 1024 * 1024,
+      stderrLimitBytes: 8 * 1024 * 1024,
+      stderrLineLimit: 250_000,
+      argsLimitBytes: 8 * 1024 * 1024,
+      maxConcurrentCalls: 8,
+      leaseMs: 15_000,
+    });
+  });
+
+  it("replaces the bundled root with ONGRID_SKILLS_EXTERNAL_DIRS, split on colons and commas", () => {
+    const config = loadConfig({ NODE_ENV: "test", ONGRID_SKILLS_EXTERNAL_DIRS: "/etc/a:/etc/b,/opt/c, relative" });
+    expect(config.skillRoots).toEqual(["/etc/a", "/etc/b", "/opt/c", "relative"]);
+    expect(config.externalRootsConfigured).toBe(true);
+    expect(splitRoots("::,")).toEqual([]);
+  });
+
+  it("refuses unusable values, naming the variable", () => {
+    expect(() => loadConfig({ NODE_ENV: "test", PORT: "http" })).toThrow(new ConfigError('PORT="http" must be a positive integer no larger than 65535'));
+    expect(() => loadConfig({ NODE_ENV: "test", SKILL_KILL_GRACE_MS: "-5" })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: "test", DATABASE_URL: "postgres://db/console" })).toThrow(/not supported yet/);
+  });
+
+  it("documents every variable it reads", () => {
+    const documented = SETTINGS.map((setting) => setting.name);
+    for (const name of ["ONGRID_SKILLS_EXTERNAL_DIRS", "SKILLS_PATH", "DATABASE_URL", "HOST", "PORT", "SKILL_STDERR_LINE_LIMIT", "CALL_LEASE_MS"]) {
+      expect(documented).toContain(name);
+    }
+  });
+});
