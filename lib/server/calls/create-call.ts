@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Call } from "@/lib/types/call";
-import { validateArgsJson } from "@/lib/validation/args-validator";
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { authorizeCall } from "../policy/guard";
 import { getRegistry } from "../skills/registry";
+import { checkArgs } from "./check-args";
 import { toCall } from "./call-record";
 import { nextLeaseUntil } from "./call-lease";
 import { consoleInstanceId } from "./console-instance";
@@ -37,24 +36,7 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(input.skillName)}`);
   if (!skill.available) throw new AppError("conflict", `${skill.name} is unavailable: ${skill.unavailableReason ?? "unknown reason"}`);
 
-  const args = input.args === undefined ? {} : input.args;
-  if (args === null || typeof args !== "object" || Array.isArray(args)) {
-    throw new AppError("invalid_args", "args must be a JSON object", [
-      { instancePath: "", keyword: "type", params: { type: "object" }, message: "must be object" },
-    ]);
-  }
-  // Deeper args could not even be serialised (JSON.stringify recurses): refuse them as invalid, not 500.
-  if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) {
-    throw new AppError("invalid_args", `args nest deeper than ${MAX_JSON_DEPTH} levels`, [
-      { instancePath: "", keyword: "maxDepth", params: { limit: MAX_JSON_DEPTH }, message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` },
-    ]);
-  }
-  // The text validated is the text the child receives; validation time is bounded (args-validator.ts).
-  const argsJson = JSON.stringify(args);
-  const validation = await validateArgsJson(skill.schema, argsJson);
-  if (!validation.ok) {
-    throw new AppError("invalid_args", `args do not match the schema of ${skill.name}`, validation.errors);
-  }
+  const argsJson = await checkArgs(skill, input.args);
   authorizeCall(skill);
 
   const releaseQueueRoom = reserveQueueRoom(argsJson);

@@ -1,0 +1,20 @@
+import { config } from "@/lib/server/env";
+import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { deletePreset } from "@/lib/server/presets/delete-preset";
+import { parsePresetRequest } from "@/lib/server/presets/preset-request";
+import { updatePreset } from "@/lib/server/presets/update-preset";
+
+type Context = { params: Promise<{ name: string; presetId: string }> };
+
+/** `PUT /api/v1/skills/{name}/presets/{id}` `{name?, args?}` → 200 `{preset}`; 400, 404, 409. */
+export const PUT = apiRoute(async (request: Request, context: Context) => {
+  const { name, presetId } = await context.params;
+  const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
+  return Response.json({ preset: await updatePreset(name, presetId, body) });
+});
+
+/** `DELETE /api/v1/skills/{name}/presets/{id}` → 200 `{preset}` (the deleted one); 404. */
+export const DELETE = apiRoute(async (_request: Request, context: Context) => {
+  const { name, presetId } = await context.params;
+  return Response.json({ preset: await deletePreset(name, presetId) });
+});
