@@ -4,7 +4,7 @@ import { defineConfig, devices } from "@playwright/test";
 /**
  * End-to-end tests in Debian's Chromium (browsers cannot be downloaded here; DESIGN.md machine facts):
  * the production console is built and served by `node scripts/start.mjs` on PORT with a fresh SQLite
- * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the slow_echo skill).
+ * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the e2e fixture skills).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3123);
 const BASE_URL = `http://127.0.0.1:${PORT}`;

@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 
-/** The supporting pages: the args editor's Raw JSON mode and validation, approval notices, calls filters, loader report. */
+/**
+ * The supporting pages: the args editor's Raw JSON mode and validation messages, approval notices and
+ * copying args, the skills category filter, calls filters, loader report, favicon.
+ */
 
 test("the args form and its Raw JSON view stay in sync and report errors", async ({ page }) => {
   await page.goto("/skills/slow_echo");
@@ -27,14 +30,61 @@ test("the args form and its Raw JSON view stay in sync and report errors", async
   // A missing required field is shown on the field; nothing is started.
   await page.getByLabel("Message").fill("");
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(page.getByText(/must have required property/)).toBeVisible();
+  await expect(page.getByText("“message” is required")).toBeVisible();
   await expect(page).toHaveURL(/\/skills\/slow_echo$/);
 });
 
-test("a dangerous skill explains that it needs approval and cannot run", async ({ page }) => {
+test("validation messages name the field and the rule in plain words", async ({ page }) => {
+  await page.goto("/skills/log_scan");
+  await page.getByLabel("Log file").fill("var/log/dpkg.log");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByText("must match the pattern ^/")).toBeVisible();
+
+  // An extra property typed in Raw JSON is named; nothing is started.
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await page.getByLabel("Args (JSON object)").fill('{"path": "/var/log/dpkg.log", "patterns": ["install"], "bogus": 1}');
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByTestId("args-errors")).toHaveText("unknown field “bogus”");
+  await expect(page).toHaveURL(/\/skills\/log_scan$/);
+});
+
+test("a dangerous skill explains that it needs approval and cannot run, but its args can be copied", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/skills/kill_process");
-  await expect(page.getByTestId("approval-notice")).toContainText("Approval required");
+  const notice = page.getByTestId("approval-notice");
+  await expect(notice).toContainText("Approval required");
+  await expect(notice).toHaveAttribute("data-class", "dangerous");
   await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  await expect(page.getByRole("region", { name: "Recent calls" })).toContainText(/^Recent calls\s*View all\s*No calls yet\.$/);
+
+  await page.getByLabel("Process id").fill("4242");
+  await page.getByRole("button", { name: "Copy args as JSON" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
+  expect(copied.pid).toBe(4242);
+});
+
+test("a mutating skill's notice is amber, a dangerous one's red", async ({ page }) => {
+  await page.goto("/skills/disk_cleaner");
+  await expect(page.getByTestId("approval-notice")).toHaveAttribute("data-class", "mutating");
+  await expect(page.getByTestId("approval-notice")).toHaveClass(/amber/);
+  await page.goto("/skills/kill_process");
+  await expect(page.getByTestId("approval-notice")).toHaveClass(/red/);
+});
+
+test("a skill's category link filters the skills list by that category", async ({ page }) => {
+  await page.goto("/skills/disk_usage");
+  await page.getByRole("region", { name: "Details" }).getByRole("link", { name: "system", exact: true }).click();
+  await expect(page).toHaveURL(/\/skills\?category=system$/);
+  await expect(page.getByTestId("category-chip")).toContainText("category: system");
+  await expect(page.getByRole("heading", { level: 2, name: "system", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "ops", exact: true })).toBeHidden();
+  await expect(page.getByRole("link", { name: "process_list", exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Remove the category filter system" }).click();
+  await expect(page.getByTestId("category-chip")).toBeHidden();
+  await expect(page.getByRole("heading", { level: 2, name: "ops", exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/skills$/);
 });
 
 test("the calls history filters by skill and status", async ({ page, request }) => {
@@ -43,7 +93,9 @@ test("the calls history filters by skill and status", async ({ page, request }) 
 
   await page.goto("/calls");
   await expect(page.getByRole("heading", { level: 1, name: "Calls" })).toBeVisible();
-  await page.getByLabel("Skill").selectOption("slow_echo");
+  // The Skill box suggests registered skills (and those of past calls); typing applies once it rests.
+  await expect(page.locator('#calls-filter-skill-options option[value="slow_echo"]')).toHaveCount(1);
+  await page.getByLabel("Skill").fill("slow_echo");
   await expect(page).toHaveURL(/skill=slow_echo/);
   const rows = page.locator("tbody tr");
   await expect(rows.first()).toBeVisible();
@@ -53,6 +105,12 @@ test("the calls history filters by skill and status", async ({ page, request }) 
   await expect(page.getByText("No call matches these filters")).toBeVisible();
   await page.getByRole("button", { name: "Clear filters" }).first().click();
   await expect(rows.first()).toBeVisible();
+  await expect(page.getByLabel("Skill")).toHaveValue("");
+
+  // A skill typed by hand (as for calls of a skill no longer registered) is kept in the URL too.
+  await page.goto("/calls?skill=gone_skill");
+  await expect(page.getByLabel("Skill")).toHaveValue("gone_skill");
+  await expect(page.getByText("No call matches these filters")).toBeVisible();
 });
 
 test("the loader report lists the registered skills and rescans", async ({ page }) => {
@@ -63,6 +121,17 @@ test("the loader report lists the registered skills and rescans", async ({ page 
 
   await page.getByRole("button", { name: "Rescan" }).click();
   await expect(page.getByText(/Rescanned: \d+ skills? registered/)).toBeVisible();
+  await registered.getByRole("link", { name: "log_scan" }).click();
+  await expect(page).toHaveURL(/\/skills\/log_scan$/);
+});
+
+test("the console has a favicon", async ({ page, request }) => {
+  await page.goto("/skills");
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toBeTruthy();
+  const icon = await request.get(href ?? "");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
 });
 
 test("a running call can be cancelled after a confirmation", async ({ page, request }) => {
@@ -85,4 +154,8 @@ test("a running call can be cancelled after a confirmation", async ({ page, requ
   await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "cancelled");
   await expect(page.getByTestId("call-result")).toContainText("The call was cancelled");
   await expect(page.getByRole("button", { name: "Cancel call" })).toBeHidden();
+  // The failure box says what stopped it: the closing system line, after the last stderr lines.
+  const excerpt = page.getByTestId("failure-excerpt");
+  await expect(excerpt.locator('li[data-stream="system"]')).toContainText("cancelled");
+  await expect(excerpt.locator('li[data-stream="stderr"]').last()).toContainText(/step \d+\/50/);
 });

@@ -1,31 +1,36 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
-import { DescriptionList } from "@/components/ui/description-list";
+import { DateTime } from "@/components/ui/date-time";
+import { DescriptionList, type DescriptionItem } from "@/components/ui/description-list";
 import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
-import { formatDateTime, formatDuration } from "@/lib/client/format-time";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useCall } from "@/lib/client/use-calls";
 import { useCallStream } from "@/lib/client/use-call-stream";
-import { isTerminalStatus, type CallWithEvents } from "@/lib/types/call";
+import { isTerminalStatus, type Call, type CallWithEvents } from "@/lib/types/call";
 import { CallResult } from "./call-result";
 import { CallStatusBadge } from "./call-status-badge";
 import { CallTimeline } from "./call-timeline";
 import { CancelCallButton } from "./cancel-call-button";
+import { Duration } from "./duration";
 import { ElapsedTime } from "./elapsed-time";
 import { ExitCode } from "./exit-code";
+import { failureExcerpt } from "./failure-excerpt";
 
 /** How often the call is refetched while its event stream is down. */
 const FALLBACK_POLL_MS = 2000;
 
-/** Placeholder of the call page while the call loads. */
+/** Placeholder of the call page while the call loads: header, summary, then the full-width panels. */
 export function CallDetailSkeleton() {
   return (
     <div role="status" aria-label="Loading call">
@@ -34,37 +39,58 @@ export function CallDetailSkeleton() {
       <div className="mb-4 rounded-lg border border-zinc-200 bg-white p-4">
         <SkeletonRows rows={2} />
       </div>
-      <div className="grid gap-4 lg:grid-cols-3">
-        <Skeleton className="h-[28rem] rounded-lg lg:col-span-2" />
-        <div className="rounded-lg border border-zinc-200 bg-white p-4">
-          <SkeletonRows rows={6} />
-        </div>
+      <Skeleton className="mb-4 h-[20rem] rounded-lg" />
+      <div className="rounded-lg border border-zinc-200 bg-white p-4">
+        <SkeletonRows rows={4} />
       </div>
     </div>
   );
 }
 
-function CallSummary({ call }: { call: CallWithEvents }) {
-  const finished = isTerminalStatus(call.status);
+/**
+ * The summary's first item: when the call started — or, for one that never did (still queued, or
+ * cancelled in the queue), when it was queued, marked "not started".
+ */
+function startItem(call: Call): DescriptionItem {
+  if (call.startedAt) {
+    return { term: "Started", value: <span data-testid="call-started"><DateTime iso={call.startedAt} zone /></span> };
+  }
+  return {
+    term: "Queued at",
+    value: (
+      <span className="block" data-testid="call-started">
+        <DateTime iso={call.createdAt} zone />
+        <span className="block text-xs text-zinc-500">not started</span>
+      </span>
+    ),
+  };
+}
+
+function CallDuration({ call }: { call: Call }) {
+  if (isTerminalStatus(call.status)) return <Duration ms={call.durationMs} emptyLabel="never ran" />;
+  if (call.status === "running") {
+    return (
+      <span className="font-mono tabular-nums">
+        <ElapsedTime since={call.startedAt} />
+      </span>
+    );
+  }
+  return <EmptyValue label="not started" />;
+}
+
+function CallSummary({ call }: { call: Call }) {
   return (
     <Card className="mb-4" aria-label="Call summary">
       <CardBody className="py-3">
         <DescriptionList
           columns={6}
           items={[
-            { term: "Started", value: <span className="tabular-nums">{formatDateTime(call.startedAt ?? call.createdAt)}</span> },
-            { term: "Ended", value: <span className="tabular-nums">{formatDateTime(call.endedAt)}</span> },
-            {
-              term: "Duration",
-              value: (
-                <span className="font-mono tabular-nums" data-testid="call-duration">
-                  {finished ? formatDuration(call.durationMs) : call.status === "running" ? <ElapsedTime since={call.startedAt} /> : "—"}
-                </span>
-              ),
-            },
+            startItem(call),
+            { term: "Ended", value: <DateTime iso={call.endedAt} zone emptyLabel="not ended yet" /> },
+            { term: "Duration", value: <span data-testid="call-duration"><CallDuration call={call} /></span> },
             { term: "Exit code", value: <span data-testid="call-exit-code"><ExitCode code={call.exitCode} /></span> },
             { term: "Requested by", value: call.requestedBy },
-            { term: "Persona", value: call.persona ?? <span className="text-zinc-500">default</span> },
+            { term: "Persona", value: <span data-testid="call-persona">{call.persona ?? <EmptyValue label="no persona" />}</span> },
           ]}
         />
       </CardBody>
@@ -72,13 +98,36 @@ function CallSummary({ call }: { call: CallWithEvents }) {
   );
 }
 
-/** The live part of the call page, mounted once the call is known: summary, timeline, args and result. */
+function ArgsCard({ args }: { args: Call["args"] }) {
+  return (
+    <Card aria-labelledby="call-args-title">
+      <CardHeader title="Args" titleId="call-args-title" />
+      <CardBody className="p-3">
+        <CodeBlock text={JSON.stringify(args, null, 2)} label="Args JSON" className="max-h-72" />
+      </CardBody>
+    </Card>
+  );
+}
+
+/**
+ * The live part of the call page, mounted once the call is known. Full-width panels, top to bottom:
+ * summary, then — once it ended — the result (with why it failed), the stderr timeline (the focus
+ * while it runs), and the args.
+ */
 function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTrouble: (trouble: boolean) => void }) {
   const stream = useCallStream(call.id, call.events);
+  const queryClient = useQueryClient();
   const finished = isTerminalStatus(call.status);
   const trouble = stream.state === "reconnecting" || stream.state === "fallback";
+  const excerpt = useMemo(() => (finished ? failureExcerpt(stream.chunks, call.status, call.error) : []), [finished, stream.chunks, call.status, call.error]);
+  const startedLineSeen = call.status === "queued" && stream.lineCount > 0;
 
   useEffect(() => onStreamTrouble(trouble), [trouble, onStreamTrouble]);
+
+  // A queued call's first line means it left the queue: fetch its new status and start time.
+  useEffect(() => {
+    if (startedLineSeen) void queryClient.invalidateQueries({ queryKey: queryKeys.calls.detail(call.id) });
+  }, [startedLineSeen, call.id, queryClient]);
 
   return (
     <>
@@ -100,7 +149,7 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
         badges={<CallStatusBadge status={call.status} />}
         actions={
           <>
-            {!finished && (call.status === "running" || call.status === "queued") ? <CancelCallButton callId={call.id} /> : null}
+            {call.status === "running" || call.status === "queued" ? <CancelCallButton callId={call.id} status={call.status} /> : null}
             <Link
               href={`/skills/${encodeURIComponent(call.skill)}`}
               className="inline-flex h-8 items-center rounded-md border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50"
@@ -116,27 +165,19 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
           The event stream closed; the page refreshes the call every {FALLBACK_POLL_MS / 1000} s instead.
         </Alert>
       ) : null}
-      <div className="grid items-start gap-4 lg:grid-cols-3">
-        <div className="space-y-4 lg:col-span-2">
-          <CallTimeline stream={stream} finished={finished} />
-        </div>
-        <div className="space-y-4">
-          {finished ? <CallResult call={call} /> : null}
-          <Card aria-labelledby="call-args-title">
-            <CardHeader title="Args" titleId="call-args-title" />
-            <CardBody className="p-3">
-              <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Args JSON" className="max-h-72" />
-            </CardBody>
-          </Card>
-        </div>
+      <div className="space-y-4">
+        {finished ? <CallResult call={call} excerpt={excerpt} /> : null}
+        <CallTimeline stream={stream} status={call.status} />
+        <ArgsCard args={call.args} />
       </div>
     </>
   );
 }
 
 /**
- * The call page body: header (skill link, status, cancel), summary (started, duration, exit code),
- * the live stderr timeline, args and — once the call ends — its result. Falls back to polling the call
+ * The call page body: header (skill link, status, cancel), summary (started or queued, ended,
+ * duration, exit code, requester, persona), then — once the call ends — its result, the live stderr
+ * timeline and the args. Falls back to polling the call
  * while the event stream is down.
  */
 export function CallDetail({ id }: { id: string }) {

@@ -1,9 +1,10 @@
 import { Alert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
-import { formatDuration } from "@/lib/client/format-time";
-import type { Call } from "@/lib/types/call";
+import type { Call, CallEvent } from "@/lib/types/call";
+import { Duration } from "./duration";
 import { ExitCode } from "./exit-code";
+import { FailureExcerpt } from "./failure-excerpt";
 
 const FAILURE_TITLE: Partial<Record<Call["status"], string>> = {
   failed: "The call failed",
@@ -15,10 +16,11 @@ const FAILURE_TITLE: Partial<Record<Call["status"], string>> = {
 };
 
 /**
- * The outcome of a finished call: exit code, duration, the error for a failure, and the result object
- * as pretty JSON (absent when the skill wrote none).
+ * The outcome of a finished call, full width: exit code and duration in the header; for a failure,
+ * a box with the error and `excerpt` (the timeline lines that explain it, see failureExcerpt); then
+ * the result object as pretty JSON (absent when the skill wrote none).
  */
-export function CallResult({ call }: { call: Call }) {
+export function CallResult({ call, excerpt }: { call: Call; excerpt: readonly CallEvent[] }) {
   const failureTitle = FAILURE_TITLE[call.status];
   return (
     <Card aria-labelledby="call-result-title" data-testid="call-result">
@@ -35,8 +37,8 @@ export function CallResult({ call }: { call: Call }) {
             </div>
             <div className="flex items-center gap-1.5">
               <dt>took</dt>
-              <dd className="font-mono text-zinc-800 tabular-nums" data-testid="result-duration">
-                {formatDuration(call.durationMs)}
+              <dd className="text-zinc-800" data-testid="result-duration">
+                <Duration ms={call.durationMs} emptyLabel="never ran" />
               </dd>
             </div>
           </dl>
@@ -44,18 +46,19 @@ export function CallResult({ call }: { call: Call }) {
       />
       <div className="space-y-3 p-4">
         {failureTitle ? (
-          <Alert tone={call.status === "cancelled" ? "warning" : "danger"} title={failureTitle}>
-            {call.error ?? "No error message was recorded."}
+          <Alert tone={call.status === "cancelled" ? "warning" : "danger"} title={failureTitle} data-testid="call-failure">
+            <p>{call.error ?? "No error message was recorded."}</p>
+            <FailureExcerpt events={excerpt} status={call.status} />
           </Alert>
         ) : null}
         {call.result !== null ? (
-          <CodeBlock text={JSON.stringify(call.result, null, 2)} label="Result JSON" className="max-h-96" data-testid="result-json" />
+          <CodeBlock text={JSON.stringify(call.result, null, 2)} label="Result JSON" className="max-h-[32rem]" data-testid="result-json" />
         ) : (
-          <p className="text-sm text-zinc-500">No result object.</p>
+          <p className="text-xs text-zinc-500">
+            {!call.startedAt ? "No result: the skill never ran." : failureTitle ? "No result object: the skill did not finish with one." : "The skill returned no result object."}
+          </p>
         )}
-        {call.stderrTruncated ? (
-          <p className="text-xs text-amber-700">The stderr timeline was truncated at the configured limit.</p>
-        ) : null}
+        {call.stderrTruncated ? <p className="text-xs text-amber-700">The stderr timeline was truncated at the configured limit.</p> : null}
       </div>
     </Card>
   );

@@ -1,7 +1,9 @@
 "use client";
 
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/input";
+import { Input, Select } from "@/components/ui/input";
+import { useDebouncedValue } from "@/lib/client/use-debounced-value";
 import { CALL_STATUSES, type CallStatus } from "@/lib/types/call";
 
 /** The history's filters: a skill name (empty = all) and a status (empty = all). */
@@ -10,27 +12,83 @@ export interface CallsFilterValue {
   status: CallStatus | "";
 }
 
+/** A skill name the Skill box suggests; `registered` false for skills only old calls know. */
+export interface SkillSuggestion {
+  name: string;
+  registered: boolean;
+}
+
+/** How long typing in the Skill box rests before the filter applies. */
+const SKILL_TYPING_DEBOUNCE_MS = 350;
+
+/** True when an input event comes from picking a datalist suggestion rather than typing. */
+function isSuggestionPick(event: ChangeEvent<HTMLInputElement>): boolean {
+  const native = event.nativeEvent;
+  return !(native instanceof InputEvent) || native.inputType === "insertReplacementText";
+}
+
 /**
- * The filter bar of the calls history: a skill select (the registered skills, plus the current value
- * if it is not among them) and a status select of every status; "Clear" when any is set.
+ * The filter bar of the calls history. Skill is a free-text box with suggestions (`suggestions`:
+ * registered skills and the skills of calls seen, so calls of removed skills stay reachable); it
+ * applies on a pick, on Enter, or once typing rests. Status is a select of every status. "Clear" when
+ * any is set. The value lives in the caller (the URL); a change there (Clear, Back) refills the box.
  */
-export function CallsFilters({ value, skillNames, onChange }: { value: CallsFilterValue; skillNames: string[]; onChange: (value: CallsFilterValue) => void }) {
-  const names = value.skill && !skillNames.includes(value.skill) ? [value.skill, ...skillNames] : skillNames;
+export function CallsFilters({ value, suggestions, onChange }: { value: CallsFilterValue; suggestions: SkillSuggestion[]; onChange: (value: CallsFilterValue) => void }) {
+  const [skillText, setSkillText] = useState(value.skill);
+  const committed = useRef(value.skill);
+  const typed = useDebouncedValue(skillText.trim(), SKILL_TYPING_DEBOUNCE_MS);
+
+  function commitSkill(text: string) {
+    const skill = text.trim();
+    committed.current = skill;
+    if (skill !== value.skill) onChange({ ...value, skill });
+  }
+
+  // The URL changed without us (Clear, Back/Forward): show its skill in the box.
+  useEffect(() => {
+    if (value.skill === committed.current) return;
+    committed.current = value.skill;
+    setSkillText(value.skill);
+  }, [value.skill]);
+
+  // Only a settled change of the text applies the filter, so `typed` alone drives this effect.
+  useEffect(() => {
+    if (typed !== committed.current) commitSkill(typed);
+  }, [typed]);
+
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <div>
+      <form
+        className="w-64"
+        onSubmit={(event) => {
+          event.preventDefault();
+          commitSkill(skillText);
+        }}
+      >
         <label htmlFor="calls-filter-skill" className="mb-1 block text-xs font-medium text-zinc-600">
           Skill
         </label>
-        <Select id="calls-filter-skill" value={value.skill} onChange={(event) => onChange({ ...value, skill: event.target.value })} className="w-56 font-mono text-[13px]">
-          <option value="">All skills</option>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
+        <Input
+          id="calls-filter-skill"
+          type="search"
+          list="calls-filter-skill-options"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="All skills"
+          value={skillText}
+          onChange={(event) => {
+            setSkillText(event.target.value);
+            if (isSuggestionPick(event)) commitSkill(event.target.value);
+          }}
+          onBlur={() => commitSkill(skillText)}
+          className="font-mono text-[13px] placeholder:font-sans"
+        />
+        <datalist id="calls-filter-skill-options">
+          {suggestions.map((suggestion) => (
+            <option key={suggestion.name} value={suggestion.name} label={suggestion.registered ? undefined : "no longer registered"} />
           ))}
-        </Select>
-      </div>
+        </datalist>
+      </form>
       <div>
         <label htmlFor="calls-filter-status" className="mb-1 block text-xs font-medium text-zinc-600">
           Status

@@ -12,11 +12,22 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { useCalls } from "@/lib/client/use-calls";
 import { useSkills } from "@/lib/client/use-skills";
 import { CALL_STATUSES, type CallStatus } from "@/lib/types/call";
-import { CallsFilters, type CallsFilterValue } from "./calls-filters";
+import { CallsFilters, type CallsFilterValue, type SkillSuggestion } from "./calls-filters";
 import { CallsTable } from "./calls-table";
 
 /** How many calls the history shows. */
 const HISTORY_LIMIT = 100;
+
+/**
+ * What the Skill filter suggests: every registered skill, plus the skills of the calls at hand that are
+ * no longer registered (their calls stay in the history). Sorted by name.
+ */
+function skillSuggestions(registered: readonly string[], seenInCalls: Iterable<string>): SkillSuggestion[] {
+  const known = new Set(registered);
+  const suggestions: SkillSuggestion[] = registered.map((name) => ({ name, registered: true }));
+  for (const name of new Set(seenInCalls)) if (!known.has(name)) suggestions.push({ name, registered: false });
+  return suggestions.sort((a, b) => a.name.localeCompare(b.name));
+}
 
 function readFilters(params: URLSearchParams): CallsFilterValue {
   const status = params.get("status") ?? "";
@@ -37,7 +48,8 @@ export function CallsTableSkeleton() {
 
 /**
  * The calls history page body: the newest calls (up to HISTORY_LIMIT) filtered by skill and status,
- * the filters kept in the URL (`?skill=&status=`), with loading, error and empty states.
+ * the filters kept in the URL (`?skill=&status=`), with loading, error and empty states. The skill
+ * filter suggests registered skills and those of past calls.
  */
 export function CallsPage() {
   const router = useRouter();
@@ -46,7 +58,16 @@ export function CallsPage() {
   const filters = useMemo(() => readFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
   const calls = useCalls({ skill: filters.skill || undefined, status: filters.status || undefined, limit: HISTORY_LIMIT });
   const skills = useSkills();
-  const skillNames = useMemo(() => (skills.data ?? []).map((skill) => skill.name).sort(), [skills.data]);
+  // The unfiltered history (the same query as the page without filters) feeds the suggestions too.
+  const recent = useCalls({ limit: HISTORY_LIMIT });
+  const suggestions = useMemo(
+    () =>
+      skillSuggestions(
+        (skills.data ?? []).map((skill) => skill.name),
+        [...(calls.data ?? []), ...(recent.data ?? [])].map((call) => call.skill),
+      ),
+    [skills.data, calls.data, recent.data],
+  );
   const filtered = filters.skill !== "" || filters.status !== "";
 
   function setFilters(next: CallsFilterValue) {
@@ -61,7 +82,7 @@ export function CallsPage() {
     <>
       <PageHeader title="Calls" description={`The latest ${HISTORY_LIMIT} calls, newest first, from people and agents alike.`} />
       <div className="mb-4">
-        <CallsFilters value={filters} skillNames={skillNames} onChange={setFilters} />
+        <CallsFilters value={filters} suggestions={suggestions} onChange={setFilters} />
       </div>
       {calls.isPending ? (
         <CallsTableSkeleton />

@@ -1,12 +1,36 @@
 import Link from "next/link";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
-import { formatDateTime, formatDuration, formatRelative } from "@/lib/client/format-time";
+import { DateTime } from "@/components/ui/date-time";
+import { formatInstantTitle, formatRelative, formatTimeZone } from "@/lib/client/format-time";
 import type { Call } from "@/lib/types/call";
 import { CallStatusBadge } from "./call-status-badge";
+import { Duration } from "./duration";
 import { ExitCode } from "./exit-code";
 
-/** The calls history as a dense table; each row opens its call page (the skill cell opens the skill). */
+/** When a call started, or — for one that never did — "not started" and how long ago it was queued. */
+function StartedCell({ call }: { call: Call }) {
+  if (call.startedAt) {
+    return (
+      <>
+        <DateTime iso={call.startedAt} />
+        <span className="ml-2 text-xs text-zinc-400">{formatRelative(call.startedAt)}</span>
+      </>
+    );
+  }
+  return (
+    <span title={`queued at ${formatInstantTitle(call.createdAt)}`}>
+      <span className="text-zinc-500">not started</span>
+      <span className="ml-2 text-xs text-zinc-400">queued {formatRelative(call.createdAt)}</span>
+    </span>
+  );
+}
+
+/**
+ * The calls history as a dense table; each row opens its call page (the skill cell opens the skill).
+ * Times are local; the Started header names the zone.
+ */
 export function CallsTable({ calls }: { calls: Call[] }) {
+  const zone = calls[0] ? formatTimeZone(calls[0].createdAt) : "";
   return (
     <Table caption="Calls, newest first">
       <thead>
@@ -14,7 +38,9 @@ export function CallsTable({ calls }: { calls: Call[] }) {
           <Th>Status</Th>
           <Th>Skill</Th>
           <Th>Call</Th>
-          <Th>Started</Th>
+          <Th>
+            Started{zone ? <span className="ml-1 font-normal normal-case">({zone})</span> : null}
+          </Th>
           <Th className="text-right">Duration</Th>
           <Th className="text-right">Exit</Th>
           <Th>Requested by</Th>
@@ -41,11 +67,12 @@ export function CallsTable({ calls }: { calls: Call[] }) {
                 {call.id.slice(0, 12)}
               </Link>
             </Td>
-            <Td className="whitespace-nowrap text-zinc-600 tabular-nums" title={formatDateTime(call.startedAt ?? call.createdAt)}>
-              {formatDateTime(call.startedAt ?? call.createdAt)}
-              <span className="ml-2 text-xs text-zinc-400">{formatRelative(call.startedAt ?? call.createdAt)}</span>
+            <Td className="whitespace-nowrap text-zinc-600 tabular-nums">
+              <StartedCell call={call} />
             </Td>
-            <Td className="text-right font-mono text-xs tabular-nums">{formatDuration(call.durationMs)}</Td>
+            <Td className="text-right text-xs">
+              <Duration ms={call.durationMs} emptyLabel={call.startedAt ? "still running" : "never ran"} />
+            </Td>
             <Td className="text-right">
               <ExitCode code={call.exitCode} />
             </Td>

@@ -7,15 +7,43 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { isApiError } from "@/lib/client/api-error";
 import { useCancelCall } from "@/lib/client/use-calls";
 
+/** What the dialog says for each cancellable status: a queued call has no process to stop yet. */
+const WORDING = {
+  running: {
+    title: "Cancel this call?",
+    confirm: "Kill process group",
+    dismiss: "Keep running",
+    body: (
+      <p>
+        The console sends TERM to the call&apos;s whole process group, then KILL after the grace period. The call ends as{" "}
+        <strong>cancelled</strong> once the group is gone; whatever the skill had started may be left half done.
+      </p>
+    ),
+  },
+  queued: {
+    title: "Cancel this queued call?",
+    confirm: "Cancel queued call",
+    dismiss: "Keep it queued",
+    body: (
+      <p>
+        It has not started yet: it leaves the queue and ends as <strong>cancelled</strong>. The skill never runs, so nothing on the
+        host is touched.
+      </p>
+    ),
+  },
+} as const;
+
 /**
- * Cancels a running call after a confirmation step (it kills the call's whole process group: TERM,
- * then KILL after the grace period). A call that had already ended (409 not_running) just refreshes.
+ * Cancels a running or queued call after a confirmation step. A running call's whole process group is
+ * killed (TERM, then KILL after the grace period); a queued one just leaves the queue, and the dialog
+ * says so. A call that had already ended (409 not_running) just refreshes.
  */
-export function CancelCallButton({ callId }: { callId: string }) {
+export function CancelCallButton({ callId, status }: { callId: string; status: "running" | "queued" }) {
   const [open, setOpen] = useState(false);
   const cancel = useCancelCall(callId);
   const queryClient = useQueryClient();
   const error = cancel.error;
+  const wording = WORDING[status];
   return (
     <>
       <Button variant="danger" size="md" onClick={() => setOpen(true)}>
@@ -24,9 +52,9 @@ export function CancelCallButton({ callId }: { callId: string }) {
       <ConfirmDialog
         open={open}
         danger
-        title="Cancel this call?"
-        confirmLabel="Kill process group"
-        dismissLabel="Keep running"
+        title={wording.title}
+        confirmLabel={wording.confirm}
+        dismissLabel={wording.dismiss}
         pending={cancel.isPending}
         onClose={() => {
           setOpen(false);
@@ -41,10 +69,7 @@ export function CancelCallButton({ callId }: { callId: string }) {
           })
         }
       >
-        <p>
-          The console sends TERM to the call&apos;s whole process group, then KILL after the grace period. The call ends as{" "}
-          <strong>cancelled</strong> once the group is gone; whatever the skill had started may be left half done.
-        </p>
+        {wording.body}
         {error ? (
           <p role="alert" className="mt-3 text-sm text-red-700">
             {isApiError(error, "not_running") ? "The call had already ended." : error.message}

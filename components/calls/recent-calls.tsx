@@ -4,12 +4,16 @@ import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { formatDuration, formatRelative } from "@/lib/client/format-time";
+import { formatInstantTitle, formatRelative } from "@/lib/client/format-time";
 import { useCalls } from "@/lib/client/use-calls";
 import { CallStatusBadge } from "./call-status-badge";
+import { Duration } from "./duration";
 
-/** The last ten calls of skill `skill` (newest first), each linking to its call page, plus a link to the full history. */
-export function RecentCalls({ skill }: { skill: string }) {
+/**
+ * The last ten calls of skill `skill` (newest first), each linking to its call page, plus a link to
+ * the full history. The empty state invites a run only when `canRun`.
+ */
+export function RecentCalls({ skill, canRun = true }: { skill: string; canRun?: boolean }) {
   const calls = useCalls({ skill, limit: 10 });
   return (
     <Card aria-labelledby="recent-calls-title">
@@ -31,7 +35,7 @@ export function RecentCalls({ skill }: { skill: string }) {
           </Alert>
         </div>
       ) : calls.data.length === 0 ? (
-        <p className="px-4 py-6 text-center text-sm text-zinc-500">No calls yet. Run it to see one here.</p>
+        <p className="px-4 py-6 text-center text-sm text-zinc-500">{canRun ? "No calls yet. Run it to see one here." : "No calls yet."}</p>
       ) : (
         <ul className="divide-y divide-zinc-100">
           {calls.data.map((call) => (
@@ -44,8 +48,10 @@ export function RecentCalls({ skill }: { skill: string }) {
               >
                 {call.id.slice(0, 12)}
               </Link>
-              <span className="text-xs text-zinc-500 tabular-nums">{formatDuration(call.durationMs)}</span>
-              <span className="w-14 text-right text-xs text-zinc-500 tabular-nums" title={call.createdAt}>
+              <span className="text-xs text-zinc-500">
+                <Duration ms={call.durationMs} emptyLabel={call.startedAt ? "still running" : "never ran"} />
+              </span>
+              <span className="w-14 text-right text-xs text-zinc-500 tabular-nums" title={formatInstantTitle(call.startedAt ?? call.createdAt)}>
                 {formatRelative(call.startedAt ?? call.createdAt)}
               </span>
             </li>

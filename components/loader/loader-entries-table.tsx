@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { EmptyValue } from "@/components/ui/empty-value";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { LoaderEntry } from "@/lib/types/skill";
 
@@ -9,10 +10,11 @@ function shortPath(entry: LoaderEntry): string {
 }
 
 /**
- * The manifests of one loader outcome (registered, skipped or failed) as a table: name (a link for
- * registered skills), path under its root, and the reason when there is one.
+ * The manifests of one loader outcome (registered, skipped or failed) as a table: name (a link to the
+ * skill page when a skill of that name is registered, i.e. it is in `registeredNames`), path under its
+ * root, and the reason when there is one.
  */
-export function LoaderEntriesTable({ entries, caption, withReason, linkNames = false }: { entries: LoaderEntry[]; caption: string; withReason: boolean; linkNames?: boolean }) {
+export function LoaderEntriesTable({ entries, caption, withReason, registeredNames }: { entries: LoaderEntry[]; caption: string; withReason: boolean; registeredNames: ReadonlySet<string> }) {
   if (entries.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">None.</p>;
   return (
     <Table caption={caption}>
@@ -28,9 +30,9 @@ export function LoaderEntriesTable({ entries, caption, withReason, linkNames = f
           <Tr key={`${entry.path}:${entry.name ?? ""}`}>
             <Td className="font-mono text-[13px] whitespace-nowrap">
               {entry.name === null ? (
-                <span className="text-zinc-400">—</span>
-              ) : linkNames ? (
-                <Link href={`/skills/${encodeURIComponent(entry.name)}`} className="font-medium text-zinc-900 hover:text-blue-700 hover:underline">
+                <EmptyValue label="no name could be read" />
+              ) : registeredNames.has(entry.name) ? (
+                <Link href={`/skills/${encodeURIComponent(entry.name)}`} className="font-medium text-blue-700 hover:underline">
                   {entry.name}
                 </Link>
               ) : (
@@ -41,7 +43,7 @@ export function LoaderEntriesTable({ entries, caption, withReason, linkNames = f
               {shortPath(entry)}
             </Td>
             {withReason ? (
-              <Td className="text-[13px] break-words text-red-800">{entry.reason ?? "—"}</Td>
+              <Td className="text-[13px] break-words text-red-800">{entry.reason ?? <EmptyValue label="no reason given" />}</Td>
             ) : (
               <Td className="font-mono text-xs break-all text-zinc-500">{entry.root}</Td>
             )}

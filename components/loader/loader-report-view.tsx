@@ -6,9 +6,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
+import { DateTime } from "@/components/ui/date-time";
+import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
-import { formatDateTime, formatDuration } from "@/lib/client/format-time";
+import { formatDuration } from "@/lib/client/format-time";
 import { useLoaderReport, useReloadLoader } from "@/lib/client/use-loader-report";
 import type { LoaderReport } from "@/lib/types/skill";
 import { LoaderEntriesTable } from "./loader-entries-table";
@@ -43,7 +45,7 @@ function RootsTable({ report }: { report: LoaderReport }) {
                 {root.status}
               </Badge>
             </Td>
-            <Td className="text-[13px] text-zinc-600">{root.reason ?? "—"}</Td>
+            <Td className="text-[13px] text-zinc-600">{root.reason ?? <EmptyValue label="no reason" />}</Td>
           </Tr>
         ))}
       </tbody>
@@ -69,6 +71,7 @@ export function LoaderReportSkeleton() {
 
 /** The report itself: counts, roots, failed, skipped and registered manifests, and the log. */
 function LoaderReportBody({ report }: { report: LoaderReport }) {
+  const registeredNames = new Set(report.registered.flatMap((entry) => (entry.name === null ? [] : [entry.name])));
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
@@ -84,15 +87,15 @@ function LoaderReportBody({ report }: { report: LoaderReport }) {
       </Card>
       <Card aria-labelledby="loader-failed">
         <CardHeader title={`Failed (${report.failed.length})`} titleId="loader-failed" description="Manifests that could not be parsed or built; they never block start-up." />
-        <LoaderEntriesTable entries={report.failed} caption="Failed manifests" withReason />
+        <LoaderEntriesTable entries={report.failed} caption="Failed manifests" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-skipped">
-        <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Duplicate names: the first one found wins." />
-        <LoaderEntriesTable entries={report.skipped} caption="Skipped manifests" withReason />
+        <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Duplicate names: the first one found wins, and the name links to it." />
+        <LoaderEntriesTable entries={report.skipped} caption="Skipped manifests" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-registered">
         <CardHeader title={`Registered (${report.registered.length})`} titleId="loader-registered" />
-        <LoaderEntriesTable entries={report.registered} caption="Registered skills" withReason={false} linkNames />
+        <LoaderEntriesTable entries={report.registered} caption="Registered skills" withReason={false} registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-log">
         <CardHeader title="Log" titleId="loader-log" description={`${report.log.length} line${report.log.length === 1 ? "" : "s"}`} />
@@ -120,7 +123,11 @@ export function LoaderReportView() {
         title="Loader"
         description={
           data
-            ? `Last scan ${formatDateTime(data.loadedAt)} · took ${formatDuration(data.durationMs)} · ${data.count} skill${data.count === 1 ? "" : "s"} registered.`
+            ? (
+                <>
+                  Last scan <DateTime iso={data.loadedAt} zone /> · took {formatDuration(data.durationMs)} · {data.count} skill{data.count === 1 ? "" : "s"} registered.
+                </>
+              )
             : "What the loader found under each allow-list root, and why anything was left out."
         }
         actions={

@@ -3,6 +3,7 @@
 import Form from "@rjsf/core";
 import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
 import { useState } from "react";
+import { humanizeFormErrors } from "./ajv-errors";
 import { schemaFormTemplates, schemaFormWidgets } from "./theme";
 import { argsValidator } from "./validator";
 
@@ -13,7 +14,8 @@ export type Args = Record<string, unknown>;
  * The args form generated from a skill's JSON Schema (rjsf + ajv 8 with formats), controlled by
  * `value`/`onChange`. Submitting it (the page's Run button points at `formId`) validates first:
  * valid data goes to `onValidSubmit`; otherwise the messages appear on the fields, the first invalid
- * field takes focus, and from then on validation is live. `extraErrors` shows server-side errors.
+ * field takes focus, and from then on validation is live. `extraErrors` shows server-side errors;
+ * both kinds are worded by lib/client/validation-messages.
  */
 export function SchemaForm({
   formId,
@@ -49,6 +51,7 @@ export function SchemaForm({
       onError={() => setAttempted(true)}
       liveValidate={attempted ? "onChange" : undefined}
       extraErrors={extraErrors}
+      transformErrors={humanizeFormErrors}
       showErrorList={false}
       noHtml5Validate
       focusOnFirstError

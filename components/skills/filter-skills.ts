@@ -7,13 +7,15 @@ export interface SkillGroup {
 }
 
 /**
- * The skills whose name, description or category contain every whitespace-separated word of `query`
- * (case-insensitive); all of them for a blank query. Order is kept.
+ * The skills of `category` (exact; every category when empty) whose name, description or category
+ * contain every whitespace-separated word of `query` (case-insensitive; all of them for a blank
+ * query). Order is kept.
  */
-export function filterSkills(skills: readonly Skill[], query: string): Skill[] {
+export function filterSkills(skills: readonly Skill[], query: string, category = ""): Skill[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return skills.slice();
+  if (words.length === 0 && category === "") return skills.slice();
   return skills.filter((skill) => {
+    if (category !== "" && skill.category !== category) return false;
     const haystack = `${skill.name}\n${skill.description}\n${skill.category}`.toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
@@ -28,4 +30,9 @@ export function groupByCategory(skills: readonly Skill[]): SkillGroup[] {
     else groups.set(skill.category, [skill]);
   }
   return Array.from(groups, ([category, members]) => ({ category, skills: members }));
+}
+
+/** The skills list narrowed to one category: `/skills?category=…` (the list shows it as a removable chip). */
+export function categoryHref(category: string): string {
+  return `/skills?category=${encodeURIComponent(category)}`;
 }

@@ -13,6 +13,7 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
 import { useSkill } from "@/lib/client/use-skills";
 import type { Skill } from "@/lib/types/skill";
+import { categoryHref } from "./filter-skills";
 import { SkillClassBadge } from "./skill-class-badge";
 import { SkillRunPanel } from "./skill-run-panel";
 
@@ -38,7 +39,14 @@ function SkillFacts({ skill }: { skill: Skill }) {
         <DescriptionList
           columns={2}
           items={[
-            { term: "Category", value: <Link className="text-blue-700 hover:underline" href={`/skills?q=${encodeURIComponent(skill.category)}`}>{skill.category}</Link> },
+            {
+              term: "Category",
+              value: (
+                <Link className="text-blue-700 hover:underline" href={categoryHref(skill.category)} title={`Every skill in category ${skill.category}`}>
+                  {skill.category}
+                </Link>
+              ),
+            },
             { term: "Class", value: <SkillClassBadge skillClass={skill.class} /> },
             { term: "Kind", value: skill.kind },
             { term: "Timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> },
@@ -123,7 +131,9 @@ export function SkillDetail({ name }: { name: string }) {
               Skills
             </Link>
             <span aria-hidden="true">/</span>
-            <span>{data.category}</span>
+            <Link href={categoryHref(data.category)} className="hover:text-zinc-800 hover:underline">
+              {data.category}
+            </Link>
           </nav>
         }
         title={<span className="font-mono">{data.name}</span>}
@@ -151,7 +161,7 @@ export function SkillDetail({ name }: { name: string }) {
         </div>
         <div className="space-y-4">
           <SkillFacts skill={data} />
-          <RecentCalls skill={data.name} />
+          <RecentCalls skill={data.name} canRun={data.available && data.class === "safe"} />
         </div>
       </div>
     </>

@@ -11,7 +11,8 @@ function isTypingTarget(target: EventTarget | null): boolean {
 
 /**
  * The filter box of the skills list: a labelled search input focused by the `/` key from anywhere on
- * the page (unless typing elsewhere); Escape clears it. Controlled by `value`/`onChange`.
+ * the page (unless typing elsewhere) — its `/` hint shows while empty; Escape or the × button clears
+ * it. Controlled by `value`/`onChange`.
  */
 export function SkillFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const input = useRef<HTMLInputElement>(null);
@@ -28,7 +29,7 @@ export function SkillFilter({ value, onChange }: { value: string; onChange: (val
   }, []);
 
   return (
-    <div className="relative w-full sm:w-80">
+    <div className="relative w-full sm:w-96">
       <label htmlFor="skill-filter" className="sr-only">
         Filter skills
       </label>
@@ -51,10 +52,31 @@ export function SkillFilter({ value, onChange }: { value: string; onChange: (val
             onChange("");
           }
         }}
-        className="pr-9 pl-8"
+        // The right padding keeps the text and placeholder clear of the "/" hint or the clear button;
+        // the browser's own clear button is hidden in favour of ours.
+        className="pr-10 pl-8 [&::-webkit-search-cancel-button]:appearance-none"
       />
-      <span className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2">
-        <Kbd>/</Kbd>
+      <span className="absolute top-1/2 right-2 -translate-y-1/2">
+        {value === "" ? (
+          <span className="pointer-events-none">
+            <Kbd>/</Kbd>
+          </span>
+        ) : (
+          <button
+            type="button"
+            aria-label="Clear the filter"
+            title="Clear (Esc)"
+            onClick={() => {
+              onChange("");
+              input.current?.focus();
+            }}
+            className="inline-flex size-5 items-center justify-center rounded text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <path d="M4 4l8 8M12 4l-8 8" />
+            </svg>
+          </button>
+        )}
       </span>
     </div>
   );

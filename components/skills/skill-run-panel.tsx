@@ -4,7 +4,8 @@ import { getDefaultFormState, type RJSFSchema } from "@rjsf/utils";
 import { useRouter } from "next/navigation";
 import { useMemo, useRef, useState, useTransition } from "react";
 import { SchemaForm, type Args } from "@/components/schema-form/schema-form";
-import { ajvErrorsToErrorSchema, describeAjvError } from "@/components/schema-form/ajv-errors";
+import { ajvErrorsToErrorSchema, listAjvErrors } from "@/components/schema-form/ajv-errors";
+import { FieldMessageList } from "@/components/schema-form/field-message-list";
 import { hasNoFields, toFormSchema } from "@/components/schema-form/form-schema";
 import { formatArgsJson, parseArgsJson } from "@/components/schema-form/parse-args-json";
 import { RawJsonEditor, type ArgsParseError } from "@/components/schema-form/raw-json-editor";
@@ -13,8 +14,10 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/class-names";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Kbd } from "@/components/ui/kbd";
-import { isApiError } from "@/lib/client/api-error";
+import { isApiError, type AjvErrorDetail } from "@/lib/client/api-error";
+import type { FieldMessage } from "@/lib/client/validation-messages";
 import { useStartCall } from "@/lib/client/use-calls";
 import type { Skill } from "@/lib/types/skill";
 import { ApprovalNotice } from "./approval-notice";
@@ -65,7 +68,7 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
   const [rawText, setRawText] = useState("");
   const [rawError, setRawError] = useState<ArgsParseError | null>(null);
   const [modeMessage, setModeMessage] = useState<string | null>(null);
-  const [localErrors, setLocalErrors] = useState<string[]>([]);
+  const [localErrors, setLocalErrors] = useState<FieldMessage[]>([]);
   const [formKey, setFormKey] = useState(0);
   const [navigating, startNavigation] = useTransition();
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -98,9 +101,13 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
       textarea.current?.setSelectionRange(parsed.position, parsed.position);
       return;
     }
-    const { errors } = argsValidator.validateFormData(parsed.value, schema);
-    if (errors.length > 0) {
-      setLocalErrors(errors.map((error) => `${error.property && error.property !== "." ? error.property.replace(/^\./, "") : "(root)"}: ${error.message ?? error.stack}`));
+    const { errors, validationError } = argsValidator.rawValidation<AjvErrorDetail>(schema, parsed.value);
+    if (validationError) {
+      setLocalErrors([{ path: "", message: `the skill's schema could not be checked here: ${validationError.message}` }]);
+      return;
+    }
+    if (errors && errors.length > 0) {
+      setLocalErrors(listAjvErrors(errors));
       return;
     }
     run(parsed.value);
@@ -130,6 +137,8 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
 
   function onRawChange(text: string) {
     setRawText(text);
+    // The list described the text as it was at the last Run; it is stale once the text changes.
+    setLocalErrors([]);
     const parsed = parseArgsJson(text);
     if (parsed.ok) {
       setArgs(parsed.value);
@@ -212,11 +221,7 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
 
         {localErrors.length > 0 ? (
           <Alert tone="danger" title="The args do not match the schema">
-            <ul className="list-inside list-disc font-mono text-xs">
-              {localErrors.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
+            <FieldMessageList messages={localErrors} data-testid="args-errors" />
           </Alert>
         ) : null}
 
@@ -225,11 +230,7 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
             <Alert tone="danger" title="The server refused the args (invalid_args)">
               <p>{serverError.message}</p>
               {serverAjvErrors.length > 0 ? (
-                <ul className="mt-1 list-inside list-disc font-mono text-xs">
-                  {serverAjvErrors.map((error, index) => (
-                    <li key={index}>{describeAjvError(error)}</li>
-                  ))}
-                </ul>
+                <FieldMessageList messages={listAjvErrors(serverAjvErrors)} className="mt-1 list-inside list-disc" data-testid="server-args-errors" />
               ) : null}
             </Alert>
           ) : isApiError(serverError, "approval_required") ? (
@@ -251,19 +252,22 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
             </>
           )}
         </p>
-        <Button
-          type="submit"
-          form={FORM_ID}
-          variant="primary"
-          disabled={blockedReason !== null}
-          pending={startCall.isPending || navigating}
-          title={blockedReason ?? undefined}
-        >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="currentColor">
-            <path d="M4 2.5v11l9-5.5z" />
-          </svg>
-          Run
-        </Button>
+        <div className="flex shrink-0 items-center gap-2">
+          <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(args))} />
+          <Button
+            type="submit"
+            form={FORM_ID}
+            variant="primary"
+            disabled={blockedReason !== null}
+            pending={startCall.isPending || navigating}
+            title={blockedReason ?? undefined}
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="currentColor">
+              <path d="M4 2.5v11l9-5.5z" />
+            </svg>
+            Run
+          </Button>
+        </div>
       </div>
     </Card>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAjv } from "@/lib/validation/ajv";
-import { describeLocatedError, describeSchemaError, formatFieldPath, pointerSegments } from "./validation-messages";
+import { describeLocatedError, describeSchemaError, formatFieldPath, locateSchemaError, pointerSegments } from "./validation-messages";
 
 const schema = {
   type: "object",
@@ -67,5 +67,18 @@ describe("field paths", () => {
     expect(formatFieldPath(["window", "tail_lines"])).toBe("window.tail_lines");
     expect(formatFieldPath(["patterns", "0"])).toBe("patterns[0]");
     expect(formatFieldPath(["labels", "a b"])).toBe('labels["a b"]');
+  });
+});
+
+describe("locateSchemaError", () => {
+  it("splits a located error into the field path and the message", () => {
+    expect(locateSchemaError({ keyword: "maximum", instancePath: "/window/tail_lines", params: { limit: 10 } })).toEqual({
+      path: "window.tail_lines",
+      message: "must be at most 10",
+    });
+    expect(locateSchemaError({ keyword: "additionalProperties", instancePath: "", params: { additionalProperty: "x" } })).toEqual({
+      path: "",
+      message: "unknown field “x”",
+    });
   });
 });

@@ -200,12 +200,22 @@ export function formatFieldPath(segments: readonly string[]): string {
   return path;
 }
 
+/** A located error as the console lists it: the field path as people read it (`""` = the args object) and the message. */
+export interface FieldMessage {
+  path: string;
+  message: string;
+}
+
+/** Where `error` happened (formatFieldPath of its pointer) and what it says (describeSchemaError). */
+export function locateSchemaError(error: LocatedSchemaError): FieldMessage {
+  return { path: formatFieldPath(pointerSegments(error.instancePath)), message: describeSchemaError(error) };
+}
+
 /**
  * One located error as a list line: `window.tail_lines: must be at most 100000`, or just the message
  * for the args object itself (`unknown field “bogus”`, `“message” is required`).
  */
 export function describeLocatedError(error: LocatedSchemaError): string {
-  const path = formatFieldPath(pointerSegments(error.instancePath));
-  const message = describeSchemaError(error);
+  const { path, message } = locateSchemaError(error);
   return path === "" ? message : `${path}: ${message}`;
 }
