@@ -4,6 +4,8 @@
  * @type {import('next').NextConfig}
  */
 const nextConfig = {
+  // NEXT_DIST_DIR lets concurrent end-to-end runs in one checkout build and serve separate copies.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "execa"],
   poweredByHeader: false,
 };

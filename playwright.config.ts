@@ -6,9 +6,14 @@ import { defineConfig, devices } from "@playwright/test";
  * the production console is built and served by `node scripts/start.mjs` on PORT with a fresh SQLite
  * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the e2e fixture skills).
  */
-const PORT = Number(process.env.E2E_PORT ?? 3123);
+// Several engineers (and their helpers) may run the suite at once in one checkout: outside CI each run
+// gets its own port, database and build folder, so no run reuses or rebuilds another's server. The
+// choice is made once in the runner process and inherited by its workers through the environment.
+if (!process.env.E2E_PORT) process.env.E2E_PORT = process.env.CI ? "3123" : String(31_000 + (process.pid % 2000));
+const PORT = Number(process.env.E2E_PORT);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
-const DATABASE_FILE = path.join(__dirname, "data", "e2e.db");
+const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
+const DIST_DIR = process.env.CI ? ".next" : `.next-e2e-${PORT}`;
 const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
 
 /** Playwright configuration: one Chromium project against the production console on PORT. */
@@ -56,6 +61,7 @@ export default defineConfig({
       PORT: String(PORT),
       DATABASE_URL: `file:${DATABASE_FILE}`,
       E2E_DATABASE_FILE: DATABASE_FILE,
+      NEXT_DIST_DIR: DIST_DIR,
       ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
     },
   },

@@ -48,7 +48,7 @@ console.log("start: applying database migrations");
 run(bin("prisma"), ["migrate", "deploy"], "prisma migrate deploy");
 
 if (!dev) {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
   if (builtAt < changedAt) {
