@@ -82,10 +82,12 @@ describe("validateArgs (DESIGN.md wire protocol: args validated before spawning)
 });
 
 describe("compileSchema", () => {
-  it("compiles each schema object once (the per-skill validator cache)", () => {
-    const s = { type: "object" };
+  it("compiles each schema once: by object, and by text across objects (a reload re-reads every manifest)", () => {
+    const s = { type: "object", properties: { cached: { type: "string" } } };
     expect(compileSchema(s)).toBe(compileSchema(s));
-    expect(compileSchema({ type: "object" })).not.toBe(compileSchema(s));
+    expect(compileSchema(structuredClone(s))).toBe(compileSchema(s));
+    expect(compileSchema({ type: "object", properties: { cached: { type: "integer" } } })).not.toBe(compileSchema(s));
+    expect(compileSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", ...s })).not.toBe(compileSchema(s));
   });
 
   it("lets several schemas (or one schema across reloads) share an $id without colliding or resolving into each other", () => {
