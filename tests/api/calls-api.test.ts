@@ -198,6 +198,19 @@ describe("live timeline and cancel", () => {
     expect(await events.next()).toBeNull();
   });
 
+  it("keeps the status another console gave a call (interrupted) when its process ends later", async () => {
+    fs.rmSync(marker("release"), { force: true });
+    const { call } = (await (await startCall("waits_for_release", { args: {}, wait: false })).json()) as { call: Call };
+    await expect.poll(async () => (await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("running");
+    await db().call.update({ where: { id: call.id }, data: { status: "interrupted", error: "marked by another console" } });
+    fs.writeFileSync(marker("release"), "");
+    const stream = readEvents(await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { params: { id: call.id } }));
+    let event = await stream.next();
+    while (event && event.event !== "end") event = await stream.next();
+    expect((JSON.parse(event!.data) as { call: Call }).call).toMatchObject({ status: "interrupted", error: "marked by another console", result: null });
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "interrupted", error: "marked by another console" });
+  });
+
   it("replays a finished call's whole timeline and end state, and resumes after Last-Event-ID", async () => {
     const { call } = (await (await startCall("greet", { args: { who: "again" } })).json()) as { call: Call };
     const all = readEvents(await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { params: { id: call.id } }));

@@ -234,21 +234,28 @@ async function finish(
   stderrTruncated: boolean,
 ): Promise<Call> {
   await timeline.close();
-  await db().call.updateMany({
-    where: { id: callId, status: expectedStatus },
-    data: {
-      status: verdict.status,
-      result: verdict.resultText ?? null,
-      exitCode: verdict.exitCode,
-      error: verdict.error,
-      endedAt: new Date(),
-      durationMs: outcome ? Math.round(outcome.durationMs) : null,
-      eventCount: timeline.count,
-      stderrTruncated,
-      leaseUntil: null,
-    },
-  });
-  const call = toCall(await db().call.findUniqueOrThrow({ where: { id: callId } }));
+  // One compare-and-set that also returns the row; a call another console already ended (interrupted
+  // after a lapsed lease) keeps its status, and is then read as it is.
+  const row = await db()
+    .call.update({
+      where: { id: callId, status: expectedStatus },
+      data: {
+        status: verdict.status,
+        result: verdict.resultText ?? null,
+        exitCode: verdict.exitCode,
+        error: verdict.error,
+        endedAt: new Date(),
+        durationMs: outcome ? Math.round(outcome.durationMs) : null,
+        eventCount: timeline.count,
+        stderrTruncated,
+        leaseUntil: null,
+      },
+    })
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code !== "P2025") throw error;
+      return db().call.findUniqueOrThrow({ where: { id: callId } });
+    });
+  const call = toCall(row);
   publishEnd(callId, call);
   return call;
 }
