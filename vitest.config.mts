@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,

@@ -53,7 +53,15 @@ if (!dev) {
   const changedAt = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
   if (builtAt < changedAt) {
     console.log(builtAt === 0 ? "start: no production build yet, building (a minute or two)" : "start: sources changed since the last build, rebuilding");
-    run(bin("next"), ["build"], "next build");
+    // next build adds its build folder's types to tsconfig.json; a per-run folder of the e2e suite
+    // (NEXT_DIST_DIR) must not leave that edit behind in the checkout.
+    const tsconfig = path.join(root, "tsconfig.json");
+    const tsconfigBefore = fs.readFileSync(tsconfig, "utf8");
+    try {
+      run(bin("next"), ["build"], "next build");
+    } finally {
+      if (process.env.NEXT_DIST_DIR && fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);
+    }
   }
 }
 
