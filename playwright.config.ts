@@ -19,7 +19,7 @@ const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e",
 /** Playwright configuration: one Chromium project against the production console on PORT. */
 export default defineConfig({
   testDir: "./e2e",
-  outputDir: "./e2e/.artifacts/results",
+  outputDir: process.env.CI ? "./e2e/.artifacts/results" : `./e2e/.artifacts/results-${PORT}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

@@ -20,12 +20,12 @@ test("run a skill from its form and follow the call live", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "slow_echo" })).toBeVisible();
 
   // The form comes from the skill's JSON Schema, defaults included.
-  const lines = page.getByLabel("Progress lines");
+  const lines = page.getByLabel("Progress lines", { exact: true });
   await expect(lines).toHaveValue("3");
-  const shout = page.getByLabel("Shout");
+  const shout = page.getByLabel("Shout", { exact: true });
   await expect(shout).not.toBeChecked();
 
-  await page.getByLabel("Message").fill("hello from e2e");
+  await page.getByRole("textbox", { name: "Message (required)" }).fill("hello from e2e");
   await lines.fill("8");
   await shout.check();
   await page.getByRole("button", { name: "Run", exact: true }).click();

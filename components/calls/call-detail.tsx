@@ -22,10 +22,12 @@ import { CallResult } from "./call-result";
 import { CallStatusBadge } from "./call-status-badge";
 import { CallTimeline } from "./call-timeline";
 import { CancelCallButton } from "./cancel-call-button";
+import { CopyCurlButton } from "./copy-curl-button";
 import { Duration } from "./duration";
 import { ElapsedTime } from "./elapsed-time";
 import { ExitCode } from "./exit-code";
 import { failureExcerpt } from "./failure-excerpt";
+import { RerunLink } from "./rerun-link";
 
 /** How often the call is refetched while its event stream is down. */
 const FALLBACK_POLL_MS = 2000;
@@ -98,12 +100,12 @@ function CallSummary({ call }: { call: Call }) {
   );
 }
 
-function ArgsCard({ args }: { args: Call["args"] }) {
+function ArgsCard({ call }: { call: Call }) {
   return (
     <Card aria-labelledby="call-args-title">
-      <CardHeader title="Args" titleId="call-args-title" />
+      <CardHeader title="Args" titleId="call-args-title" actions={<CopyCurlButton size="sm" skill={call.skill} getArgs={() => call.args} />} />
       <CardBody className="p-3">
-        <CodeBlock text={JSON.stringify(args, null, 2)} label="Args JSON" className="max-h-72" />
+        <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Args JSON" className="max-h-72" />
       </CardBody>
     </Card>
   );
@@ -112,7 +114,7 @@ function ArgsCard({ args }: { args: Call["args"] }) {
 /**
  * The live part of the call page, mounted once the call is known. Full-width panels, top to bottom:
  * summary, then — once it ended — the result (with why it failed), the stderr timeline (the focus
- * while it runs), and the args.
+ * while it runs), and the args (with "Copy as curl"). The header links to a re-run with the same args.
  */
 function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTrouble: (trouble: boolean) => void }) {
   const stream = useCallStream(call.id, call.events);
@@ -150,6 +152,7 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
         actions={
           <>
             {call.status === "running" || call.status === "queued" ? <CancelCallButton callId={call.id} status={call.status} /> : null}
+            <RerunLink call={call} />
             <Link
               href={`/skills/${encodeURIComponent(call.skill)}`}
               className="inline-flex h-8 items-center rounded-md border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-800 shadow-xs hover:bg-zinc-50"
@@ -168,7 +171,7 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
       <div className="space-y-4">
         {finished ? <CallResult call={call} excerpt={excerpt} /> : null}
         <CallTimeline stream={stream} status={call.status} />
-        <ArgsCard args={call.args} />
+        <ArgsCard call={call} />
       </div>
     </>
   );

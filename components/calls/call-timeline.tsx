@@ -1,47 +1,17 @@
 "use client";
 
-import { memo, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
-import { formatClockTime, formatInstantTitle } from "@/lib/client/format-time";
+import { VirtualList } from "@/components/ui/virtual-list";
 import type { CallStream, CallStreamState } from "@/lib/client/use-call-stream";
+import { TimelineRow, TIMELINE_ROW_HEIGHT } from "./timeline-row";
+import { hasMatch, TimelineSearchBox, useTimelineSearch } from "./timeline-search";
 import { isTerminalStatus, type CallEvent, type CallStatus } from "@/lib/types/call";
 
 /** Distance from the bottom (px) under which the timeline counts as followed. */
 const FOLLOW_SLACK_PX = 24;
-
-/** One timeline line: seq, local time (HH:MM:SS.mmm; zone and UTC instant on hover) and text; system lines stand out. */
-const TimelineLine = memo(function TimelineLine({ event }: { event: CallEvent }) {
-  const system = event.stream === "system";
-  return (
-    <div
-      className={cx("grid grid-cols-[3.25rem_6.75rem_minmax(0,1fr)] gap-x-3 px-3 hover:bg-white/[0.04]", system && "bg-sky-400/[0.06]")}
-      data-seq={event.seq}
-      data-stream={event.stream}
-    >
-      <span className="text-right text-zinc-600 tabular-nums select-none">{event.seq}</span>
-      <time dateTime={event.at} title={formatInstantTitle(event.at)} className="text-zinc-500 tabular-nums select-none">
-        {formatClockTime(event.at)}
-      </time>
-      <span className={cx("break-all whitespace-pre-wrap", system ? "text-sky-300 italic" : "text-zinc-100")}>
-        {system ? <span className="mr-2 text-[10px] font-semibold tracking-wider text-sky-400/80 uppercase not-italic">system</span> : null}
-        {event.line}
-      </span>
-    </div>
-  );
-});
-
-/** A chunk of lines; full chunks never change, so memo keeps long timelines cheap to update. */
-const TimelineChunk = memo(function TimelineChunk({ lines }: { lines: readonly CallEvent[] }) {
-  return (
-    <>
-      {lines.map((event) => (
-        <TimelineLine key={event.seq} event={event} />
-      ))}
-    </>
-  );
-});
 
 type TimelineBadge = { tone: "blue" | "amber" | "neutral" | "green"; label: string; pulse?: boolean };
 
@@ -62,24 +32,80 @@ const BOX_HEIGHT = {
   running: "min-h-[20rem] max-h-[65vh]",
 } as const;
 
+/** Lines per part of the text download's Blob (keeps each joined string small). */
+const DOWNLOAD_PART = 5000;
+
+/** Saves `lines` as `seq<TAB>ISO time<TAB>stream<TAB>line` text, built in the browser from the loaded timeline. */
+function downloadTimeline(lines: readonly CallEvent[], count: number) {
+  const parts: string[] = [];
+  for (let from = 0; from < count; from += DOWNLOAD_PART) {
+    let part = "";
+    for (let i = from; i < Math.min(count, from + DOWNLOAD_PART); i++) {
+      const event = lines[i];
+      if (event) part += `${event.seq}\t${event.at}\t${event.stream}\t${event.line}\n`;
+    }
+    parts.push(part);
+  }
+  const url = URL.createObjectURL(new Blob(parts, { type: "text/plain;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "stderr-timeline.txt";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /**
- * The call's stderr timeline as a terminal-like log, full width with its own scroll. Lines are
- * appended as they arrive; while the reader is at the bottom the view follows new lines, scrolling up
- * pauses that and offers "Jump to latest". The badge says how the stream is doing (live,
- * reconnecting, polling, complete) — or `queued` while the call waits for a slot and has no line yet.
+ * The call's stderr timeline as a terminal-like log, full width with its own scroll, windowed (fixed
+ * row height: only the rows in view are in the DOM, so 200,000 lines stay fluid). While the reader is
+ * at the bottom the view follows new lines; scrolling up pauses that and offers "Jump to latest".
+ * A search box marks matches ("n of m", Enter / Shift+Enter to move), a click on a line shows it whole
+ * below the log, and "Download" saves the loaded timeline as text. The badge says how the stream is
+ * doing (live, reconnecting, polling, complete) — or `queued` while the call waits for a slot.
  */
 export function CallTimeline({ stream, status }: { stream: CallStream; status: CallStatus }) {
-  const box = useRef<HTMLDivElement>(null);
-  const [following, setFollowing] = useState(true);
+  const box = useRef<HTMLDivElement | null>(null);
+  const [following, setFollowingState] = useState(true);
+  const followingRef = useRef(true);
+  const lastScrollTop = useRef(0);
+  const setFollowing = useCallback((value: boolean) => {
+    followingRef.current = value;
+    setFollowingState(value);
+  }, []);
+  const [expandedSeq, setExpandedSeq] = useState<number | null>(null);
   const finished = isTerminalStatus(status);
+  const { lines, lineCount } = stream;
   // Queued until its first line: the "started" system line arrives before the refetched status does.
-  const queued = status === "queued" && stream.lineCount === 0 && (stream.state === "connecting" || stream.state === "live");
+  const queued = status === "queued" && lineCount === 0 && (stream.state === "connecting" || stream.state === "live");
   // A call that ended while the stream was down is complete all the same (its timeline came by polling).
   const badge = queued ? QUEUED_BADGE : STATE_BADGE[finished && stream.state !== "live" ? "ended" : stream.state];
 
+  const focusLine = useCallback((index: number) => {
+    const el = box.current;
+    if (!el) return;
+    setFollowing(false);
+    el.scrollTop = Math.max(0, index * TIMELINE_ROW_HEIGHT - el.clientHeight / 2);
+  }, [setFollowing]);
+  const search = useTimelineSearch(lines, lineCount, focusLine);
+  const currentIndex = search.current >= 0 ? search.matches[search.current] : undefined;
+  const toggleExpanded = useCallback((seq: number) => setExpandedSeq((open) => (open === seq ? null : seq)), []);
+  const expanded = expandedSeq === null ? undefined : lines.find((event) => event.seq === expandedSeq);
+
   useLayoutEffect(() => {
     if (following && box.current) box.current.scrollTop = box.current.scrollHeight;
-  }, [stream.lineCount, following]);
+  }, [lineCount, following]);
+
+  // The log changes height when the call ends (and with the window): a followed log stays at its end.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (followingRef.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   function jumpToLatest() {
     setFollowing(true);
@@ -88,49 +114,87 @@ export function CallTimeline({ stream, status }: { stream: CallStream; status: C
 
   return (
     <section aria-labelledby="timeline-title" className="overflow-hidden rounded-lg border border-zinc-800 bg-zinc-950 shadow-xs">
-      <div className="flex h-11 items-center gap-3 border-b border-zinc-800 px-4">
+      <div className="flex min-h-11 flex-wrap items-center gap-3 border-b border-zinc-800 px-4 py-1.5">
         <h2 id="timeline-title" className="text-sm font-semibold text-zinc-100">
           stderr
         </h2>
         <span className="text-xs text-zinc-500 tabular-nums" data-testid="timeline-count">
-          {stream.lineCount} line{stream.lineCount === 1 ? "" : "s"}
+          {lineCount} line{lineCount === 1 ? "" : "s"}
         </span>
-        <Badge tone={badge.tone} dot pulse={badge.pulse} className="ml-auto !bg-transparent !ring-zinc-700" data-testid="timeline-state">
+        <Badge tone={badge.tone} dot pulse={badge.pulse} className="!bg-transparent !ring-zinc-700" data-testid="timeline-state">
           <span className="text-zinc-300">{badge.label}</span>
         </Badge>
-        {!following ? (
-          <Button size="sm" variant="secondary" onClick={jumpToLatest} className="!h-6">
-            Jump to latest
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <TimelineSearchBox search={search} />
+          {!following ? (
+            <Button size="sm" variant="secondary" onClick={jumpToLatest} className="!h-6">
+              Jump to latest
+            </Button>
+          ) : null}
+          <Button size="sm" variant="secondary" onClick={() => downloadTimeline(lines, lineCount)} disabled={lineCount === 0} className="!h-6">
+            Download as text
           </Button>
-        ) : null}
+        </div>
       </div>
-      <div
-        ref={box}
+      <VirtualList
+        outerRef={box}
         role="log"
         aria-label="stderr timeline"
         tabIndex={0}
-        onScroll={(event) => {
-          const el = event.currentTarget;
-          setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK_PX);
+        count={lineCount}
+        rowHeight={TIMELINE_ROW_HEIGHT}
+        overscan={20}
+        rowKey={(index) => lines[index]?.seq ?? index}
+        renderRow={(index) => {
+          const event = lines[index];
+          if (!event) return null;
+          const match = search.needle !== "" && hasMatch(search.matches, index);
+          return (
+            <TimelineRow
+              event={event}
+              needle={match ? search.needle : ""}
+              current={index === currentIndex}
+              expanded={event.seq === expandedSeq}
+              onToggle={toggleExpanded}
+            />
+          );
         }}
+        onScroll={(event) => {
+          // Only the reader scrolling up pauses following; reaching the end resumes it. Scrolls the
+          // page makes itself (following, resizes) never move the view up.
+          const el = event.currentTarget;
+          const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK_PX;
+          if (atEnd) setFollowing(true);
+          else if (el.scrollTop < lastScrollTop.current - 1) setFollowing(false);
+          lastScrollTop.current = el.scrollTop;
+        }}
+        footer={
+          lineCount === 0 ? (
+            <p className="px-4 py-2 text-zinc-500 italic">
+              {finished
+                ? "No stderr output."
+                : queued
+                  ? "Queued: the call waits for a free slot. Its stderr appears here once it starts."
+                  : "Waiting for stderr…"}
+            </p>
+          ) : null
+        }
         className={cx(
-          "overflow-y-auto py-2 font-mono text-[12.5px] leading-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500",
+          "overflow-y-auto font-mono text-[12.5px] leading-5 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500",
           BOX_HEIGHT[finished ? "finished" : queued ? "queued" : "running"],
         )}
-      >
-        {stream.chunks.map((lines, index) => (
-          <TimelineChunk key={index} lines={lines} />
-        ))}
-        {stream.lineCount === 0 ? (
-          <p className="px-4 py-2 text-zinc-500 italic">
-            {finished
-              ? "No stderr output."
-              : queued
-                ? "Queued: the call waits for a free slot. Its stderr appears here once it starts."
-                : "Waiting for stderr…"}
-          </p>
-        ) : null}
-      </div>
+      />
+      {expanded ? (
+        <div className="border-t border-zinc-800 px-4 py-2 font-mono text-[12.5px] leading-5" data-testid="timeline-expanded">
+          <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500">
+            <span>line {expanded.seq}, whole</span>
+            <button type="button" className="ml-auto text-zinc-400 hover:text-zinc-100" onClick={() => setExpandedSeq(null)}>
+              Close
+            </button>
+          </div>
+          <p className="max-h-40 overflow-y-auto break-all whitespace-pre-wrap text-zinc-100">{expanded.line}</p>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { Call } from "@/lib/types/call";
 import { CallStatusBadge } from "./call-status-badge";
 import { Duration } from "./duration";
 import { ExitCode } from "./exit-code";
+import { RerunLink } from "./rerun-link";
 
 /** When a call started, or — for one that never did — "not started" and how long ago it was queued. */
 function StartedCell({ call }: { call: Call }) {
@@ -26,7 +27,8 @@ function StartedCell({ call }: { call: Call }) {
 }
 
 /**
- * The calls history as a dense table; each row opens its call page (the skill cell opens the skill).
+ * The calls history as a dense table; each row opens its call page (the skill cell opens the skill,
+ * the last cell re-opens the skill with that call's args).
  * Times are local; the Started header names the zone.
  */
 export function CallsTable({ calls }: { calls: Call[] }) {
@@ -44,6 +46,9 @@ export function CallsTable({ calls }: { calls: Call[] }) {
           <Th className="text-right">Duration</Th>
           <Th className="text-right">Exit</Th>
           <Th>Requested by</Th>
+          <Th>
+            <span className="sr-only">Actions</span>
+          </Th>
         </tr>
       </thead>
       <tbody>
@@ -77,6 +82,9 @@ export function CallsTable({ calls }: { calls: Call[] }) {
               <ExitCode code={call.exitCode} />
             </Td>
             <Td className="text-zinc-600">{call.requestedBy}</Td>
+            <Td className="text-right">
+              <RerunLink call={call} compact />
+            </Td>
           </Tr>
         ))}
       </tbody>

@@ -32,7 +32,7 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
         <div className="space-y-4">{properties.map((property) => property.content)}</div>
         {canExpand(schema, uiSchema, formData) ? (
           <div className="mt-3">
-            <AddButton id={buttonId(fieldPathId, "add")} onClick={onAddProperty} disabled={disabled || readonly} uiSchema={uiSchema} registry={registry} />
+            <AddButton id={buttonId(fieldPathId, "add")} className="rjsf-object-property-expand" onClick={onAddProperty} disabled={disabled || readonly} uiSchema={uiSchema} registry={registry} />
           </div>
         ) : null}
       </div>

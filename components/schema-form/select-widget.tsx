@@ -55,7 +55,7 @@ export function SelectWidget(props: WidgetProps) {
   return <SingleSelect {...props} />;
 }
 
-function SingleSelect({ schema, id, options, value, required, disabled, readonly, multiple = false, autofocus = false, onChange, onBlur, onFocus, placeholder, htmlName, rawErrors }: WidgetProps) {
+function SingleSelect({ schema, id, options, value, required, disabled, readonly, multiple = false, autofocus = false, onChange, onBlur, onFocus, placeholder, htmlName, rawErrors, label, hideLabel }: WidgetProps) {
   const { enumOptions, enumDisabled, emptyValue } = options;
   const format = getOptionValueFormat(options);
   const decode = useCallback(
@@ -76,6 +76,7 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
       disabled={disabled || readonly}
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
+      aria-label={hideLabel && label ? label : undefined}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(decode(selectedValues(event, multiple)))}
       onBlur={(event: FocusEvent<HTMLSelectElement>) => onBlur(id, decode(selectedValues(event, multiple)))}

@@ -1,7 +1,7 @@
 import { ariaDescribedByIds, type WidgetProps } from "@rjsf/utils";
 import { Textarea } from "@/components/ui/input";
 
-/** rjsf TextareaWidget (`ui:widget: "textarea"`): a multi-line text field; `ui:options.rows` sets its height. */
+/** rjsf TextareaWidget (`ui:widget: "textarea"`): a multi-line text field; `ui:options.rows` sets its height. Emptied, it reports `""` (a value; Clear makes the field absent). */
 export function TextareaWidget({ id, htmlName, value, required, disabled, readonly, autofocus, placeholder, onChange, onBlur, onFocus, options, rawErrors }: WidgetProps) {
   const invalid = (rawErrors?.length ?? 0) > 0;
   return (
@@ -17,7 +17,7 @@ export function TextareaWidget({ id, htmlName, value, required, disabled, readon
       rows={typeof options.rows === "number" ? options.rows : 4}
       invalid={invalid}
       aria-describedby={ariaDescribedByIds(id)}
-      onChange={(event) => onChange(event.target.value === "" ? options.emptyValue : event.target.value)}
+      onChange={(event) => onChange(event.target.value)}
       onBlur={(event) => onBlur(id, event.target.value)}
       onFocus={(event) => onFocus(id, event.target.value)}
     />

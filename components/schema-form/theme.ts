@@ -3,11 +3,13 @@ import { ArrayFieldItemTemplate, ArrayFieldTemplate } from "./array-field-templa
 import { BaseInputTemplate } from "./base-input-template";
 import { AddButton, ClearButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, SubmitButton } from "./button-templates";
 import { CheckboxWidget } from "./checkbox-widget";
+import { DateTimeWidget } from "./date-time-widget";
 import { FieldTemplate } from "./field-template";
 import { ObjectFieldTemplate } from "./object-field-template";
 import { SelectWidget } from "./select-widget";
 import { DescriptionFieldTemplate, FieldErrorTemplate, FieldHelpTemplate, TitleFieldTemplate } from "./text-templates";
 import { TextareaWidget } from "./textarea-widget";
+import { WrapIfAdditionalTemplate } from "./wrap-if-additional-template";
 
 /** The console's rjsf templates (Tailwind-styled): fields, objects, arrays, inputs, texts and buttons. */
 export const schemaFormTemplates: NonNullable<FormProps["templates"]> = {
@@ -20,12 +22,14 @@ export const schemaFormTemplates: NonNullable<FormProps["templates"]> = {
   TitleFieldTemplate,
   FieldErrorTemplate,
   FieldHelpTemplate,
+  WrapIfAdditionalTemplate,
   ButtonTemplates: { AddButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, ClearButton, SubmitButton },
 };
 
-/** The console's rjsf widgets: select for enums, checkbox for booleans, textarea on request. */
+/** The console's rjsf widgets: select for enums, checkbox for booleans, textarea on request, ISO text for date-times. */
 export const schemaFormWidgets: NonNullable<FormProps["widgets"]> = {
   SelectWidget,
   CheckboxWidget,
   TextareaWidget,
+  DateTimeWidget,
 };

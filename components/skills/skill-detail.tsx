@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
 import { RecentCalls } from "@/components/calls/recent-calls";
 import { Alert } from "@/components/ui/alert";
@@ -11,11 +12,44 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
+import { useCall } from "@/lib/client/use-calls";
 import { useSkill } from "@/lib/client/use-skills";
 import type { Skill } from "@/lib/types/skill";
 import { categoryHref } from "./filter-skills";
 import { SkillClassBadge } from "./skill-class-badge";
 import { SkillRunPanel } from "./skill-run-panel";
+
+/**
+ * The run panel filled with the args of call `callId` (`/skills/{name}?from={callId}`, "Run again"):
+ * a skeleton while the call loads; if it cannot be loaded or belongs to another skill, the panel with
+ * its defaults under an alert saying so.
+ */
+function RunPanelFromCall({ skill, callId }: { skill: Skill; callId: string }) {
+  const call = useCall(callId);
+  if (call.isPending) {
+    return (
+      <div role="status" aria-label="Loading the call's args" className="rounded-lg border border-zinc-200 bg-white p-4">
+        <SkeletonRows rows={6} />
+      </div>
+    );
+  }
+  const problem = call.isError
+    ? `Could not load the args of call ${callId}: ${call.error.message}`
+    : call.data.skill !== skill.name
+      ? `Call ${callId} ran ${call.data.skill}, not ${skill.name}; its args were not loaded.`
+      : null;
+  if (problem || !call.data) {
+    return (
+      <div className="space-y-4">
+        <Alert tone="warning" title="Args not loaded">
+          {problem}
+        </Alert>
+        <SkillRunPanel skill={skill} />
+      </div>
+    );
+  }
+  return <SkillRunPanel skill={skill} loaded={{ args: call.data.args, note: `Args from call ${call.data.id.slice(0, 12)}` }} />;
+}
 
 function EnvAllow({ names }: { names: string[] }) {
   if (names.length === 0) return <span className="text-zinc-500">none — the child gets an empty environment</span>;
@@ -80,11 +114,12 @@ export function SkillDetailSkeleton() {
 }
 
 /**
- * The skill page body: header (name, class, kind, description), the test-run panel, the skill's facts
- * and its recent calls. Loading skeleton; a not-found state for an unknown name; other errors with retry.
+ * The skill page body: header (name, class, kind, description), the test-run panel (filled with a past
+ * call's args when the URL has `?from={callId}`), the skill's facts and its recent calls. Loading skeleton; a not-found state for an unknown name; other errors with retry.
  */
 export function SkillDetail({ name }: { name: string }) {
   const skill = useSkill(name);
+  const fromCallId = useSearchParams().get("from");
 
   if (skill.isPending) return <SkillDetailSkeleton />;
   if (skill.isError) {
@@ -157,7 +192,11 @@ export function SkillDetail({ name }: { name: string }) {
       ) : null}
       <div className="grid items-start gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <SkillRunPanel key={data.name} skill={data} />
+          {fromCallId ? (
+            <RunPanelFromCall key={`${data.name}:${fromCallId}`} skill={data} callId={fromCallId} />
+          ) : (
+            <SkillRunPanel key={data.name} skill={data} />
+          )}
         </div>
         <div className="space-y-4">
           <SkillFacts skill={data} />

@@ -1,24 +1,34 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { memo, type MouseEvent } from "react";
+import { memo, useMemo, type MouseEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { Skill } from "@/lib/types/skill";
-import type { SkillGroup } from "./filter-skills";
+import { VirtualList } from "@/components/ui/virtual-list";
+import { flattenGroups, type SkillGroup } from "./filter-skills";
 import { SkillClassBadge } from "./skill-class-badge";
 
-const ROW_GRID = "sm:grid sm:grid-cols-[minmax(10rem,16rem)_minmax(0,1fr)_5.5rem_4rem_6rem] sm:items-center sm:gap-4";
+const ROW_GRID =
+  "grid grid-cols-[minmax(0,1fr)_6rem] items-center gap-4 sm:grid-cols-[minmax(10rem,16rem)_minmax(0,1fr)_5.5rem_4rem_6rem]";
+
+/** Height of every list row (category heading or skill), px: fixed so the list can be windowed. */
+const ROW_HEIGHT = 40;
 
 /**
  * One skill as a light row: a stretched link on the name, then description, kind, timeout and class.
  * The link is a plain `<a>` (no next/link per row: its viewport prefetching costs too much with
- * thousands of rows); SkillList routes its clicks on the client.
+ * thousands of rows); SkillList routes its clicks on the client. One line high: long text truncates.
  */
 const SkillRow = memo(function SkillRow({ skill }: { skill: Skill }) {
   return (
-    <li className={`group relative px-4 py-2 hover:bg-zinc-50 ${ROW_GRID}`}>
-      <div className="flex min-w-0 items-center gap-2">
+    <div
+      role="row"
+      data-testid="skill-row"
+      data-category={skill.category}
+      className={`group relative h-full border-x border-b border-zinc-200 border-b-zinc-100 bg-white px-4 hover:bg-zinc-50 ${ROW_GRID}`}
+    >
+      <div role="cell" className="flex min-w-0 items-center gap-2">
         <a
           href={`/skills/${encodeURIComponent(skill.name)}`}
           className="truncate font-mono text-[13px] font-medium text-zinc-900 after:absolute after:inset-0 group-hover:text-blue-700 focus-visible:outline-none focus-visible:after:rounded focus-visible:after:ring-2 focus-visible:after:ring-blue-600"
@@ -36,51 +46,46 @@ const SkillRow = memo(function SkillRow({ skill }: { skill: Skill }) {
           </Badge>
         ) : null}
       </div>
-      <p className="truncate text-sm text-zinc-600" title={skill.description}>
+      <p role="cell" className="hidden truncate text-sm text-zinc-600 sm:block" title={skill.description}>
         {skill.description}
       </p>
-      <span className="mr-3 text-xs text-zinc-500 sm:mr-0">{skill.kind}</span>
-      <span className="mr-3 font-mono text-xs text-zinc-500 tabular-nums sm:mr-0" title="Timeout">
+      <span role="cell" className="hidden text-xs text-zinc-500 sm:block">
+        {skill.kind}
+      </span>
+      <span role="cell" className="hidden font-mono text-xs text-zinc-500 tabular-nums sm:block" title="Timeout">
         {skill.timeoutSeconds}s
       </span>
-      <span className="sm:justify-self-end">
+      <span role="cell" className="justify-self-end">
         <SkillClassBadge skillClass={skill.class} />
       </span>
-    </li>
+    </div>
   );
 });
 
-/** A category section: heading (h2) with the skill count, then its rows. Off-screen sections skip painting. */
-const CategorySection = memo(function CategorySection({ group }: { group: SkillGroup }) {
-  const headingId = `category-${group.category}`;
+/** A category's heading row (h2) with its skill count; it opens the category's bordered block. */
+const CategoryHeading = memo(function CategoryHeading({ category, count }: { category: string; count: number }) {
   return (
-    <section
-      aria-labelledby={headingId}
-      className="overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs [contain-intrinsic-size:auto_400px] [content-visibility:auto]"
-    >
-      <div className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50/70 px-4 py-2">
-        <h2 id={headingId} className="text-sm font-semibold text-zinc-900">
-          {group.category}
+    <div className="flex h-full items-end pt-2">
+      <div className="flex h-8 w-full items-center gap-2 rounded-t-lg border border-zinc-200 bg-zinc-50 px-4" data-testid="skill-category">
+        <h2 id={`category-${category}`} className="text-sm font-semibold text-zinc-900">
+          {category}
         </h2>
-        <span className="rounded-full bg-zinc-200/70 px-1.5 text-[11px] font-medium text-zinc-600 tabular-nums" aria-label={`${group.skills.length} skills`}>
-          {group.skills.length}
+        <span className="rounded-full bg-zinc-200/70 px-1.5 text-[11px] font-medium text-zinc-600 tabular-nums" aria-label={`${count} skills`} data-testid="skill-category-count">
+          {count}
         </span>
       </div>
-      <ul className="divide-y divide-zinc-100">
-        {group.skills.map((skill) => (
-          <SkillRow key={skill.name} skill={skill} />
-        ))}
-      </ul>
-    </section>
+    </div>
   );
 });
 
 /**
- * The skills grouped by category, one section per group. Cheap per row so thousands stay fluid: rows
- * hold plain links, and one delegated handler turns a plain left click into a client-side navigation.
+ * The skills grouped by category as one windowed list (category headings and skill rows in the same
+ * fixed-height rows, scrolled by the page): only the rows in view are in the DOM, so 5,000 skills
+ * stay fluid. One delegated handler turns a plain left click on a row link into a client navigation.
  */
 export function SkillList({ groups }: { groups: SkillGroup[] }) {
   const router = useRouter();
+  const items = useMemo(() => flattenGroups(groups), [groups]);
 
   function onClick(event: MouseEvent<HTMLDivElement>) {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -92,17 +97,35 @@ export function SkillList({ groups }: { groups: SkillGroup[] }) {
   }
 
   return (
-    <div className="space-y-4" onClick={onClick}>
-      <div className={`hidden px-4 text-[11px] font-medium tracking-wide text-zinc-500 uppercase ${ROW_GRID}`} aria-hidden="true">
-        <span>Name</span>
-        <span>Description</span>
-        <span>Kind</span>
-        <span>Timeout</span>
-        <span className="justify-self-end">Class</span>
+    <div onClick={onClick}>
+      <div className={`hidden px-4 pb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase sm:grid`} aria-hidden="true">
+        <div className={ROW_GRID}>
+          <span>Name</span>
+          <span>Description</span>
+          <span>Kind</span>
+          <span>Timeout</span>
+          <span className="justify-self-end">Class</span>
+        </div>
       </div>
-      {groups.map((group) => (
-        <CategorySection key={group.category} group={group} />
-      ))}
+      <VirtualList
+        role="table"
+        aria-label="Skills by category"
+        aria-rowcount={items.length}
+        scroller="window"
+        count={items.length}
+        rowHeight={ROW_HEIGHT}
+        overscan={20}
+        rowKey={(index) => {
+          const item = items[index];
+          return item?.kind === "category" ? `#${item.category}` : (item?.skill.name ?? index);
+        }}
+        renderRow={(index) => {
+          const item = items[index];
+          if (!item) return null;
+          return item.kind === "category" ? <CategoryHeading category={item.category} count={item.count} /> : <SkillRow skill={item.skill} />;
+        }}
+        className="pb-4"
+      />
     </div>
   );
 }

@@ -15,12 +15,15 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/class-names";
 import { CopyButton } from "@/components/ui/copy-button";
+import { CopyCurlButton } from "@/components/calls/copy-curl-button";
 import { Kbd } from "@/components/ui/kbd";
 import { isApiError, type AjvErrorDetail } from "@/lib/client/api-error";
 import type { FieldMessage } from "@/lib/client/validation-messages";
 import { useStartCall } from "@/lib/client/use-calls";
 import type { Skill } from "@/lib/types/skill";
+import type { ArgPreset } from "@/lib/types/preset";
 import { ApprovalNotice } from "./approval-notice";
+import { PresetBar } from "./preset-bar";
 
 const FORM_ID = "skill-args-form";
 
@@ -29,6 +32,19 @@ type Mode = "form" | "raw";
 function defaultArgs(schema: RJSFSchema): Args {
   const defaults = getDefaultFormState<Args>(argsValidator, schema, {}, schema);
   return defaults && typeof defaults === "object" && !Array.isArray(defaults) ? defaults : {};
+}
+
+/** Args loaded from elsewhere (a past call, a preset) and the note that says where they came from. */
+export interface LoadedArgs {
+  args: Args;
+  note: string;
+}
+
+/** The schema's complaints about `value` as field messages; empty when it is valid. */
+function checkArgs(schema: RJSFSchema, value: Args): FieldMessage[] {
+  const { errors, validationError } = argsValidator.rawValidation<AjvErrorDetail>(schema, value);
+  if (validationError) return [{ path: "", message: `the skill's schema could not be checked here: ${validationError.message}` }];
+  return errors && errors.length > 0 ? listAjvErrors(errors) : [];
 }
 
 /** The "Form | Raw JSON" switch: two toggle buttons, the current one pressed. */
@@ -58,17 +74,20 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
  * defaults), a Raw JSON view kept in sync both ways, and the Run button, which starts the call with
  * `wait: false` and opens its call page. Shows the server's refusals: `invalid_args` on the fields and
  * as a list, `approval_required` (Run is disabled up front for non-safe skills), anything else as is.
+ * `loaded` (a past call's args, from `?from=`) replaces the defaults, even when they no longer match
+ * the schema: the mismatch is listed. Presets load the same way; "Copy as curl" copies the current args.
  */
-export function SkillRunPanel({ skill }: { skill: Skill }) {
+export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: LoadedArgs }) {
   const router = useRouter();
   const schema = useMemo(() => toFormSchema(skill.schema), [skill.schema]);
   const initialArgs = useMemo(() => defaultArgs(schema), [schema]);
-  const [args, setArgs] = useState<Args>(initialArgs);
+  const [args, setArgs] = useState<Args>(loaded?.args ?? initialArgs);
   const [mode, setMode] = useState<Mode>("form");
-  const [rawText, setRawText] = useState("");
+  const [rawText, setRawText] = useState(() => (loaded ? formatArgsJson(loaded.args) : ""));
   const [rawError, setRawError] = useState<ArgsParseError | null>(null);
   const [modeMessage, setModeMessage] = useState<string | null>(null);
-  const [localErrors, setLocalErrors] = useState<FieldMessage[]>([]);
+  const [localErrors, setLocalErrors] = useState<FieldMessage[]>(() => (loaded ? checkArgs(schema, loaded.args) : []));
+  const [sourceNote, setSourceNote] = useState<string | null>(loaded?.note ?? null);
   const [formKey, setFormKey] = useState(0);
   const [navigating, startNavigation] = useTransition();
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -149,14 +168,27 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
     }
   }
 
-  function reset() {
-    setArgs(initialArgs);
-    setRawText(formatArgsJson(initialArgs));
+  /** Replaces the args in both editors with `value`, listing what the schema finds wrong with it. */
+  function load(value: Args, note: string | null) {
+    setArgs(value);
+    setRawText(formatArgsJson(value));
     setRawError(null);
-    setLocalErrors([]);
+    setLocalErrors(note === null ? [] : checkArgs(schema, value));
     setModeMessage(null);
+    setSourceNote(note);
     setFormKey((key) => key + 1);
     startCall.reset();
+  }
+
+  function reset() {
+    load(initialArgs, null);
+  }
+
+  /** The args as the current editor holds them; null while the raw JSON does not parse. */
+  function currentArgs(): Args | null {
+    if (mode === "form") return args;
+    const parsed = parseArgsJson(rawText);
+    return parsed.ok ? parsed.value : null;
   }
 
   const noFields = hasNoFields(schema);
@@ -185,6 +217,17 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
           }
         }}
       >
+        <PresetBar
+          skill={skill.name}
+          getArgs={currentArgs}
+          unreadableReason="Fix the raw JSON first: it does not parse."
+          onLoad={(preset: ArgPreset) => load(preset.args, `Args from preset “${preset.name}”`)}
+        />
+        {sourceNote ? (
+          <p className="rounded-md bg-blue-50 px-3 py-1.5 text-xs text-blue-900" data-testid="args-source">
+            {sourceNote}
+          </p>
+        ) : null}
         {skill.class !== "safe" ? <ApprovalNotice skillClass={skill.class} /> : null}
         {!skill.available ? (
           <Alert tone="danger" title="Unavailable">
@@ -253,6 +296,7 @@ export function SkillRunPanel({ skill }: { skill: Skill }) {
           )}
         </p>
         <div className="flex shrink-0 items-center gap-2">
+          <CopyCurlButton skill={skill.name} getArgs={() => currentArgs() ?? args} />
           <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(args))} />
           <Button
             type="submit"

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { useDebouncedValue } from "@/lib/client/use-debounced-value";
 import { useSkills } from "@/lib/client/use-skills";
-import { filterSkills, groupByCategory } from "./filter-skills";
+import { filterSkills, groupByCategory, indexSkills } from "./filter-skills";
 import { CategoryChip } from "./category-chip";
 import { SkillFilter } from "./skill-filter";
 import { SkillList, SkillListSkeleton } from "./skill-list";
@@ -42,7 +42,9 @@ export function SkillsPage() {
 
   useEffect(() => replaceSearchParam("q", debouncedQuery), [debouncedQuery]);
 
-  const filtered = useMemo(() => filterSkills(skills.data ?? [], debouncedQuery, category), [skills.data, debouncedQuery, category]);
+  // Lowercase haystacks once per skill list: each filter pass is then only `includes` calls.
+  const index = useMemo(() => indexSkills(skills.data ?? []), [skills.data]);
+  const filtered = useMemo(() => filterSkills(index, debouncedQuery, category), [index, debouncedQuery, category]);
   const narrowed = debouncedQuery !== "" || category !== "";
 
   const groups = useMemo(() => groupByCategory(filtered), [filtered]);

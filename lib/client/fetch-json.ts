@@ -17,7 +17,7 @@ function isEnvelope(body: unknown): body is { error: { code: string; message: st
  */
 export async function fetchJson<T>(
   path: ApiPath,
-  init: { method?: "GET" | "POST"; body?: unknown; signal?: AbortSignal } = {},
+  init: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   let response: Response;
   try {

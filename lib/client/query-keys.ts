@@ -22,6 +22,10 @@ export const queryKeys = {
     list: (filters: CallFilters) => ["calls", "list", filters] as const,
     detail: (id: string) => ["calls", "detail", id] as const,
   },
+  presets: {
+    all: ["presets"] as const,
+    list: (skill: string) => ["presets", "list", skill] as const,
+  },
   loader: {
     report: () => ["loader", "report"] as const,
   },

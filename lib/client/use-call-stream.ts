@@ -1,12 +1,9 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { Call, CallEvent, CallWithEvents } from "@/lib/types/call";
 import { queryKeys } from "./query-keys";
-
-/** Lines per chunk of the timeline: a full chunk never changes again, so its rendering can be memoised. */
-export const TIMELINE_CHUNK_SIZE = 250;
 
 /** Time lines wait in the buffer before one state update renders them together. */
 const FLUSH_DELAY_MS = 40;
@@ -18,27 +15,18 @@ const FLUSH_DELAY_MS = 40;
  */
 export type CallStreamState = "connecting" | "live" | "reconnecting" | "fallback" | "ended";
 
-/** What useCallStream returns: the timeline in chunks, its length and the stream's state. */
+/** What useCallStream returns: the timeline, its length and the stream's state. */
 export interface CallStream {
-  /** The timeline in order, split in chunks of TIMELINE_CHUNK_SIZE; every chunk but the last is frozen. */
+  /**
+   * The timeline in seq order, append-only: entries `[0, lineCount)` never change, so a flush costs
+   * O(new lines) however long the timeline is (200,000 lines included). Read it up to `lineCount`.
+   */
+  lines: readonly CallEvent[];
+  /** The same timeline as one chunk (`[lines]`), a new array whenever `lineCount` grows (for memos). */
   chunks: readonly (readonly CallEvent[])[];
-  /** Number of lines in `chunks`. */
+  /** Number of lines rendered so far. */
   lineCount: number;
   state: CallStreamState;
-}
-
-function appendToChunks(chunks: readonly (readonly CallEvent[])[], lines: CallEvent[]): (readonly CallEvent[])[] {
-  const next = chunks.slice();
-  let last = next.pop()?.slice() ?? [];
-  for (const line of lines) {
-    if (last.length === TIMELINE_CHUNK_SIZE) {
-      next.push(last);
-      last = [];
-    }
-    last.push(line);
-  }
-  next.push(last);
-  return next;
 }
 
 function parseData<T>(event: Event): T | null {
@@ -50,16 +38,18 @@ function parseData<T>(event: Event): T | null {
 }
 
 /**
- * Owns the live timeline of call `id` (STYLE.md: one hook owns a stream): opens an EventSource on
- * `GET /api/v1/calls/{id}/events`, appends each `line` event once (by `seq`, so replays after a
- * reconnect and `storedEvents` from a refetch of the call never duplicate a line), batches renders
- * every FLUSH_DELAY_MS, and on `end` writes the final Call into the call's query and closes the
- * stream. On a stream error it refetches the call; `storedEvents` (the call's stored timeline, e.g.
+ * Owns the live timeline of call `id` (STYLE.md: one hook owns a stream): takes `storedEvents` (the
+ * call query's stored timeline) first, then opens an EventSource on `GET /api/v1/calls/{id}/events`
+ * resuming after the last of them (`?lastEventId=`), so no line is downloaded twice; appends each
+ * `line` event once (by `seq`, so replays after a reconnect and `storedEvents` from a refetch never
+ * duplicate a line), batches renders every FLUSH_DELAY_MS (each flush O(new lines)), and on `end`
+ * writes the final Call into the call's query (without refetching its timeline), refreshes the other
+ * call queries and closes the stream. On a stream error it refetches the call; `storedEvents` (the call's stored timeline, e.g.
  * from polling) are merged the same way, which is the fallback when the stream is gone.
  */
 export function useCallStream(id: string, storedEvents: readonly CallEvent[] | undefined): CallStream {
   const queryClient = useQueryClient();
-  const [chunks, setChunks] = useState<readonly (readonly CallEvent[])[]>([]);
+  const lines = useRef<CallEvent[]>([]);
   const [lineCount, setLineCount] = useState(0);
   const [state, setState] = useState<CallStreamState>("connecting");
   const lastSeq = useRef(0);
@@ -69,11 +59,12 @@ export function useCallStream(id: string, storedEvents: readonly CallEvent[] | u
   const flush = useCallback(() => {
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = null;
-    const lines = buffer.current;
-    if (lines.length === 0) return;
+    const fresh = buffer.current;
+    if (fresh.length === 0) return;
     buffer.current = [];
-    setChunks((current) => appendToChunks(current, lines));
-    setLineCount((count) => count + lines.length);
+    // Pushed in place (O(new lines)); the count is what re-renders, and earlier entries never change.
+    for (const event of fresh) lines.current.push(event);
+    setLineCount(lines.current.length);
   }, []);
 
   const enqueue = useCallback(
@@ -94,7 +85,10 @@ export function useCallStream(id: string, storedEvents: readonly CallEvent[] | u
 
   useEffect(() => {
     let ended = false;
-    const source = new EventSource(`/api/v1/calls/${encodeURIComponent(id)}/events`);
+    // Resume after the lines already held (the stored timeline of the call query, or a previous mount):
+    // the stream replays only what the page has not loaded yet, so no line is downloaded twice.
+    const resumeAfter = lastSeq.current > 0 ? `?lastEventId=${lastSeq.current}` : "";
+    const source = new EventSource(`/api/v1/calls/${encodeURIComponent(id)}/events${resumeAfter}`);
     const detailKey = queryKeys.calls.detail(id);
 
     source.addEventListener("open", () => setState("live"));
@@ -111,8 +105,12 @@ export function useCallStream(id: string, storedEvents: readonly CallEvent[] | u
       if (body?.call) {
         queryClient.setQueryData<CallWithEvents>(detailKey, (old) => (old ? { ...old, ...body.call } : old));
       }
-      // Refresh every call query: this one (stored timeline, server truth) and the history lists.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all });
+      // Refresh the history lists; this call's query already holds the final Call, and refetching it would
+      // download its whole stored timeline again (200,000 lines for a chatty call).
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.calls.all,
+        predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(detailKey),
+      });
     });
     source.addEventListener("error", () => {
       if (ended) return;
@@ -128,5 +126,8 @@ export function useCallStream(id: string, storedEvents: readonly CallEvent[] | u
     };
   }, [id, enqueue, flush, queryClient]);
 
-  return { chunks, lineCount, state };
+  // A new one-chunk array per count, so memos over `chunks` (failureExcerpt) see the growth.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const chunks = useMemo(() => [lines.current], [lineCount]);
+  return { lines: lines.current, chunks, lineCount, state };
 }

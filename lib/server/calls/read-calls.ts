@@ -1,4 +1,4 @@
-import { CALL_STATUSES, type Call, type CallStatus, type CallWithEvents } from "@/lib/types/call";
+import { CALL_STATUSES, isTerminalStatus, type Call, type CallEvent, type CallStatus, type CallWithEvents } from "@/lib/types/call";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { toCall, toCallEvent } from "./call-record";
@@ -38,10 +38,69 @@ export async function getCall(id: string): Promise<Call> {
   return toCall(row);
 }
 
-/** One call with its stored timeline in seq order (`GET /api/v1/calls/{id}`), or AppError `not_found`. */
-export async function getCallWithEvents(id: string): Promise<CallWithEvents> {
+/** Largest page of events `GET /api/v1/calls/{id}?limit=` returns, and the page the text export reads. */
+export const MAX_EVENT_PAGE = 5000;
+
+/**
+ * Which stored events `GET /api/v1/calls/{id}` embeds: all of them (the default), none
+ * (`events: "none"`, for a page that takes its timeline from the event stream), or a page of at most
+ * `limit` (≤ MAX_EVENT_PAGE) events with seq greater than `afterSeq`.
+ */
+export interface CallEventsQuery {
+  events?: "all" | "none";
+  afterSeq?: number;
+  limit?: number;
+}
+
+/**
+ * One call with its stored timeline in seq order (`GET /api/v1/calls/{id}`), narrowed by `query`, or
+ * AppError `not_found`; AppError `bad_request` for a negative `afterSeq` or a limit that is not a
+ * positive integer. `eventCount` always counts the whole stored timeline.
+ */
+export async function getCallWithEvents(id: string, query: CallEventsQuery = {}): Promise<CallWithEvents> {
   const call = await getCall(id);
-  const events = await db().callEvent.findMany({ where: { callId: id }, orderBy: { seq: "asc" } });
+  const { afterSeq = 0, limit } = query;
+  if (!Number.isInteger(afterSeq) || afterSeq < 0) throw new AppError("bad_request", "afterSeq must be a non-negative integer");
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new AppError("bad_request", "limit must be a positive integer");
   // eventCount is stored when the call ends; while it runs, the stored timeline is the truth.
-  return { ...call, eventCount: Math.max(call.eventCount, events.length), events: events.map(toCallEvent) };
+  const storedCount = isTerminalStatus(call.status) ? call.eventCount : await db().callEvent.count({ where: { callId: id } });
+  if (query.events === "none") return { ...call, eventCount: Math.max(call.eventCount, storedCount), events: [] };
+  const events = await db().callEvent.findMany({
+    where: { callId: id, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take: limit === undefined ? undefined : Math.min(limit, MAX_EVENT_PAGE),
+  });
+  return { ...call, eventCount: Math.max(call.eventCount, storedCount), events: events.map(toCallEvent) };
+}
+
+/** Formats one event as a line of the text export: `seq<TAB>ISO time<TAB>stream<TAB>line\n`. */
+export function formatTimelineTextLine(event: CallEvent): string {
+  return `${event.seq}\t${event.at}\t${event.stream}\t${event.line}\n`;
+}
+
+/**
+ * The stored timeline of call `id` as UTF-8 text (`GET /api/v1/calls/{id}/timeline.txt`), one
+ * formatTimelineTextLine per event, read from the database in pages of MAX_EVENT_PAGE events as the
+ * reader pulls (a 200,000-line timeline never sits in memory whole). AppError `not_found` (before the
+ * first byte) for an unknown call.
+ */
+export async function openTimelineText(id: string): Promise<ReadableStream<Uint8Array>> {
+  await getCall(id);
+  const encoder = new TextEncoder();
+  let afterSeq = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const page = await db().callEvent.findMany({
+        where: { callId: id, seq: { gt: afterSeq } },
+        orderBy: { seq: "asc" },
+        take: MAX_EVENT_PAGE,
+      });
+      const last = page.at(-1);
+      if (last) {
+        afterSeq = last.seq;
+        controller.enqueue(encoder.encode(page.map((row) => formatTimelineTextLine(toCallEvent(row))).join("")));
+      }
+      if (page.length < MAX_EVENT_PAGE) controller.close();
+    },
+  });
 }

@@ -1,0 +1,36 @@
+import { ADDITIONAL_PROPERTY_FLAG, buttonId, type WrapIfAdditionalTemplateProps } from "@rjsf/utils";
+import { controlClass } from "@/components/ui/control-styles";
+import { cx } from "@/components/ui/class-names";
+
+/**
+ * rjsf WrapIfAdditionalTemplate: a property added to an open object (a map through
+ * `additionalProperties`) as a row — its key (renamed on blur), its value, and a remove button.
+ * Declared properties are passed through unchanged.
+ */
+export function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
+  const { id, classNames, style, disabled, label, onKeyRenameBlur, onRemoveProperty, readonly, schema, children, uiSchema, registry } = props;
+  const { RemoveButton } = registry.templates.ButtonTemplates;
+  if (!(ADDITIONAL_PROPERTY_FLAG in schema)) {
+    return (
+      <div className={classNames} style={style}>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <div className={cx("flex items-start gap-2", classNames)} style={style} data-additional-property={label}>
+      <input
+        key={label}
+        type="text"
+        id={`${id}-key`}
+        aria-label={`Key of ${label}`}
+        defaultValue={label}
+        disabled={disabled || readonly}
+        onBlur={onKeyRenameBlur}
+        className={cx(controlClass(false), "h-8 w-40 shrink-0 font-mono")}
+      />
+      <div className="min-w-0 flex-1">{children}</div>
+      <RemoveButton id={buttonId(id, "remove")} className="rjsf-object-property-remove" aria-label={`Remove ${label}`} disabled={disabled || readonly} onClick={onRemoveProperty} uiSchema={uiSchema} registry={registry} />
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+
+/**
+ * A small modal asking for a preset name, on the native `<dialog>` like ConfirmDialog. Shown while
+ * `open`, the field starting at `initialName`; submitting calls `onSubmit(name)` with the trimmed,
+ * non-empty name. `message` (an error or a conflict question) shows under the field, with its own
+ * `extraAction` button (e.g. "Overwrite"). `pending` keeps it open with a spinner.
+ */
+export function PresetNameDialog({
+  open,
+  title,
+  submitLabel,
+  initialName = "",
+  pending = false,
+  message,
+  extraAction,
+  onSubmit,
+  onNameChange,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  submitLabel: string;
+  initialName?: string;
+  pending?: boolean;
+  message?: ReactNode;
+  extraAction?: ReactNode;
+  onSubmit: (name: string) => void;
+  onNameChange?: () => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const inputId = useId();
+  const [name, setName] = useState(initialName);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      setName(initialName);
+      dialog.showModal();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open, initialName]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => {
+        if (pending) event.preventDefault();
+      }}
+      className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (name.trim() !== "") onSubmit(name.trim());
+        }}
+      >
+        <div className="space-y-2 p-5">
+          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+            {title}
+          </h2>
+          <label htmlFor={inputId} className="block text-sm text-zinc-700">
+            Preset name
+          </label>
+          <Input
+            id={inputId}
+            className="w-full"
+            value={name}
+            maxLength={100}
+            autoFocus
+            required
+            onChange={(event) => {
+              setName(event.target.value);
+              onNameChange?.();
+            }}
+          />
+          {message ? (
+            <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              {message}
+            </div>
+          ) : null}
+        </div>
+        <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          {extraAction}
+          <Button type="submit" variant="primary" pending={pending} disabled={name.trim() === ""}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,234 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * The args form generated from a skill's JSON Schema (components/schema-form): each test fills a
+ * form_* fixture skill (e2e/fixtures/skills/e2e/form_*) and asserts the exact args the Run button
+ * POSTs to /api/v1/skills/<name>/calls.
+ */
+
+const CALLS_PATH = /^\/api\/v1\/skills\/[^/]+\/calls$/;
+
+/** Clicks Run and returns the `args` of the call request it sends. */
+async function runAndCaptureArgs(page: Page): Promise<unknown> {
+  const request = page.waitForRequest((candidate) => candidate.method() === "POST" && CALLS_PATH.test(new URL(candidate.url()).pathname));
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  return ((await request).postDataJSON() as { args: unknown }).args;
+}
+
+/** The block of one field of the form (label, hint, control, errors), by its path ("targets.0.host"). */
+function field(page: Page, path: string) {
+  return page.locator(`[data-field="${path}"]`);
+}
+
+/** The select of a oneOf/anyOf that offers the option titled `option`. */
+function optionPicker(page: Page, option: string) {
+  return page.getByRole("combobox").filter({ has: page.getByRole("option", { name: option, exact: true }) });
+}
+
+test("arrays of objects, $ref/$defs, enums, multi-selects, const oneOf and maps", async ({ page }) => {
+  await page.goto("/skills/form_structures");
+  const targets = page.locator("fieldset#root_targets");
+  const addTarget = targets.getByRole("button", { name: "Add item" });
+  for (let i = 0; i < 3; i++) await addTarget.click();
+  await page.locator("#root_targets_0_host").fill("a");
+  await page.locator("#root_targets_1_host").fill("b");
+  await page.locator("#root_targets_2_host").fill("c");
+  await page.locator("#root_targets_2_port").fill("8080");
+  await targets.getByRole("button", { name: "Move item 3 of 3 up" }).click();
+  await expect(page.locator("#root_targets_1_host")).toHaveValue("c");
+  await targets.getByRole("button", { name: "Remove item 1 of 3" }).click();
+  await expect(page.locator("#root_targets_0_host")).toHaveValue("c");
+
+  await page.getByLabel("Level", { exact: true }).selectOption("warn");
+  await page.getByRole("checkbox", { name: "sms" }).check();
+  await page.getByRole("checkbox", { name: "email" }).check();
+  await page.getByLabel("Mode", { exact: true }).selectOption({ label: "Safe" });
+
+  await page.locator("fieldset#root_labels").getByRole("button", { name: "Add property" }).click();
+  await page.locator("#root_labels_newKey").fill("core");
+  await page.getByLabel("Key of newKey").fill("team");
+  await page.getByLabel("Key of newKey").blur();
+  await expect(page.locator("#root_labels_team")).toHaveValue("core");
+
+  expect(await runAndCaptureArgs(page)).toEqual({
+    targets: [{ host: "c", port: 8080 }, { host: "b" }],
+    level: "warn",
+    channels: ["email", "sms"],
+    mode: "safe",
+    labels: { team: "core" },
+  });
+});
+
+test("oneOf at the root and a union type field", async ({ page }) => {
+  await page.goto("/skills/form_unions");
+  await optionPicker(page, "By name").selectOption({ label: "By name" });
+  await page.getByRole("textbox", { name: "Name (required)" }).fill("bob");
+  await field(page, "tags").getByRole("combobox").first().selectOption({ label: "array" });
+  const tags = page.locator("fieldset#root_tags");
+  await tags.getByRole("button", { name: "Add item" }).click();
+  await tags.getByRole("button", { name: "Add item" }).click();
+  await page.locator("#root_tags_0").fill("x");
+  await page.locator("#root_tags_1").fill("y");
+
+  expect(await runAndCaptureArgs(page)).toEqual({ name: "bob", tags: ["x", "y"] });
+});
+
+test("oneOf at the root: the first option", async ({ page }) => {
+  await page.goto("/skills/form_unions");
+  await page.getByRole("textbox", { name: "Id (required)" }).fill("42");
+  expect(await runAndCaptureArgs(page)).toEqual({ id: 42 });
+});
+
+test("allOf at the root and anyOf on a field", async ({ page }) => {
+  await page.goto("/skills/form_root_allof");
+  await page.getByRole("textbox", { name: "Path (required)" }).fill("/var/log/syslog");
+  await optionPicker(page, "Since").selectOption({ label: "Since" });
+  await page.getByLabel("Since", { exact: true }).fill("2024-05-01T12:00:00Z");
+
+  expect(await runAndCaptureArgs(page)).toEqual({ path: "/var/log/syslog", window: { since: "2024-05-01T12:00:00Z" } });
+});
+
+test("formats and constraints are validated; hints, read-only and deprecated are shown", async ({ page }) => {
+  await page.goto("/skills/form_scalars");
+  await expect(field(page, "count").getByTestId("field-hint")).toHaveText("integer · 1–100");
+  await expect(field(page, "email").getByTestId("field-hint")).toHaveText("string · email");
+  await expect(field(page, "prefix").getByTestId("field-hint")).toHaveText("string · pattern ^/");
+  await expect(field(page, "code").getByTestId("field-hint")).toHaveText("string · length ≥ 3");
+  await expect(field(page, "owner").getByTestId("field-hint")).toHaveText("string or null");
+  await expect(field(page, "region")).toContainText("read-only");
+  await expect(page.getByLabel("Region", { exact: true })).toHaveAttribute("readonly", "");
+  await expect(field(page, "legacy")).toContainText("deprecated");
+
+  const sent: unknown[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && CALLS_PATH.test(new URL(request.url()).pathname)) sent.push(request.postDataJSON());
+  });
+  await page.getByLabel("Email", { exact: true }).fill("nope");
+  await page.getByLabel("Site", { exact: true }).fill("not a uri");
+  await page.getByLabel("IP", { exact: true }).fill("999.1.1.1");
+  await page.getByLabel("At", { exact: true }).fill("yesterday");
+  await page.getByLabel("Prefix", { exact: true }).fill("var");
+  await page.getByLabel("Code", { exact: true }).fill("ab");
+  await page.getByLabel("Longitude", { exact: true }).fill("-200");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  for (const name of ["email", "site", "ip", "at", "prefix", "code", "longitude"]) {
+    await expect(field(page, name)).toHaveAttribute("data-invalid", "true");
+  }
+  await expect(field(page, "email")).toContainText("must be a valid email address");
+  await expect(field(page, "ip")).toContainText("IPv4");
+  await expect(field(page, "prefix")).toContainText("^/");
+
+  await page.getByLabel("Email", { exact: true }).fill("ops@example.com");
+  await page.getByLabel("Site", { exact: true }).fill("https://example.com/x");
+  await page.getByLabel("IP", { exact: true }).fill("192.0.2.10");
+  await page.getByLabel("At", { exact: true }).fill("2024-05-01T12:00:00Z");
+  await page.getByLabel("Prefix", { exact: true }).fill("/var");
+  await page.getByLabel("Code", { exact: true }).fill("abc");
+  await page.getByLabel("Longitude", { exact: true }).fill("-74.01");
+  await expect(page.locator("[data-invalid]")).toHaveCount(0);
+  expect(sent).toEqual([]);
+
+  expect(await runAndCaptureArgs(page)).toEqual({
+    count: 10,
+    region: "eu-west",
+    email: "ops@example.com",
+    site: "https://example.com/x",
+    ip: "192.0.2.10",
+    at: "2024-05-01T12:00:00Z",
+    prefix: "/var",
+    code: "abc",
+    longitude: -74.01,
+  });
+});
+
+test("absent, null, empty string and empty list stay distinct; numbers type as typed; a default can be cleared", async ({ page }) => {
+  await page.goto("/skills/form_scalars");
+  const note = page.getByLabel("Note", { exact: true });
+  await note.fill("x");
+  await note.fill("");
+  await page.getByRole("button", { name: "Set Owner to null" }).click();
+  await expect(field(page, "owner").getByTestId("field-state")).toHaveText("null");
+  const items = page.locator("fieldset#root_items");
+  await items.getByRole("button", { name: "Add item" }).click();
+  await items.getByRole("button", { name: "Remove item 1 of 1" }).click();
+  await expect(items).toContainText("No items.");
+  await page.getByRole("button", { name: "Clear Count" }).click();
+  await expect(page.getByLabel("Count", { exact: true })).toHaveValue("");
+  await expect(field(page, "count").getByTestId("field-state")).toHaveText("not sent");
+
+  for (const [label, text] of [
+    ["Ratio", "1.0"],
+    ["Offset", "-0.5"],
+    ["Longitude", "-74.01"],
+  ] as const) {
+    const input = page.getByLabel(label, { exact: true });
+    await input.pressSequentially(text);
+    await expect(input).toHaveValue(text);
+    await input.blur();
+    await expect(input).toHaveValue(text);
+  }
+
+  expect(await runAndCaptureArgs(page)).toEqual({ note: "", owner: null, items: [], region: "eu-west", ratio: 1, offset: -0.5, longitude: -74.01 });
+});
+
+test("the raw JSON editor is two-way, keeps what is typed and refuses invalid JSON with its position", async ({ page }) => {
+  await page.goto("/skills/form_scalars");
+  await page.getByLabel("Note", { exact: true }).fill('say "hi" \\o/');
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await expect(raw).toHaveValue(/"note": "say \\"hi\\" \\\\o\/"/);
+
+  await raw.fill('{\n  "note": "é \\n",\n  "count": 5,\n}');
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid JSON at line 4, column 1" })).toBeVisible();
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByText("Fix the JSON before going back to the form")).toBeVisible();
+  await expect(raw).toHaveValue('{\n  "note": "é \\n",\n  "count": 5,\n}');
+
+  await raw.fill('{\n  "note": "é \\\\n",\n  "count": 5\n}');
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Note", { exact: true })).toHaveValue("é \\n");
+  await expect(page.getByLabel("Count", { exact: true })).toHaveValue("5");
+  await page.getByLabel("Count", { exact: true }).fill("7");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await expect(raw).toHaveValue('{\n  "note": "é \\\\n",\n  "count": 7\n}');
+
+  expect(await runAndCaptureArgs(page)).toEqual({ note: "é \\n", count: 7 });
+});
+
+test("a schema the form cannot draw falls back to the raw JSON editor with the reason", async ({ page }) => {
+  await page.goto("/skills/form_broken");
+  await expect(page.getByTestId("form-fallback")).toContainText("This schema cannot be shown as a form");
+  await expect(page.getByTestId("form-fallback")).toContainText("word.json");
+  const raw = page.getByLabel("Args (JSON object)");
+  await raw.fill('{"word": "hi"');
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid JSON" })).toBeVisible();
+  await raw.fill('{"word": "hi"}');
+  expect(await runAndCaptureArgs(page)).toEqual({ word: "hi" });
+});
+
+test("the server's invalid_args errors are shown on the fields they concern", async ({ page }) => {
+  await page.route("**/api/v1/skills/form_scalars/calls", (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: "application/json",
+      body: JSON.stringify({
+        error: {
+          code: "invalid_args",
+          message: "The args do not match the skill's schema.",
+          details: [
+            { instancePath: "/code", keyword: "minLength", params: { limit: 5 }, message: "must NOT have fewer than 5 characters" },
+            { instancePath: "/email", keyword: "format", params: { format: "email" }, message: 'must match format "email"' },
+          ],
+        },
+      }),
+    }),
+  );
+  await page.goto("/skills/form_scalars");
+  await page.getByLabel("Code", { exact: true }).fill("abcd");
+  await page.getByLabel("Email", { exact: true }).fill("ops@example.com");
+  expect(await runAndCaptureArgs(page)).toEqual({ count: 10, region: "eu-west", code: "abcd", email: "ops@example.com" });
+  await expect(field(page, "code")).toHaveAttribute("data-invalid", "true");
+  await expect(field(page, "code")).toContainText("5");
+  await expect(field(page, "email")).toContainText("must be a valid email address");
+  await expect(field(page, "note")).not.toHaveAttribute("data-invalid");
+});
