@@ -38,7 +38,21 @@ export interface CompiledSchema {
 // Warnings ajv logs during a compile are collected here; compile is synchronous, so one slot suffices.
 let warningSink: string[] | null = null;
 
-const instances = new Map<SchemaDialect, { ajv: AjvCore; compiles: number }>();
+interface CompileCaches {
+  instances: Map<SchemaDialect, { ajv: AjvCore; compiles: number }>;
+  byObject: WeakMap<object, CompiledSchema>;
+  byText: Map<string, CompiledSchema>;
+}
+
+// On globalThis: Next.js bundles this module once per route graph (start-up scan, reload route, calls
+// route), and each copy would otherwise compile every schema again.
+const CACHES_KEY = Symbol.for("skill-console.ajv-caches");
+const caches = ((globalThis as unknown as { [CACHES_KEY]?: CompileCaches })[CACHES_KEY] ??= {
+  instances: new Map(),
+  byObject: new WeakMap(),
+  byText: new Map(),
+});
+const instances = caches.instances;
 
 /**
  * Compiles one shared instance serves before it is replaced by a fresh one. Ajv keeps every compiled
@@ -136,10 +150,10 @@ export function formatAjvErrors(errors: readonly AjvError[] | null | undefined, 
   return lines.join("; ");
 }
 
-const compiled = new WeakMap<object, CompiledSchema>();
+const compiled = caches.byObject;
 
 /** Compiled schemas by dialect and JSON text, newest last; bounded by MAX_COMPILED_BY_TEXT. */
-const compiledByText = new Map<string, CompiledSchema>();
+const compiledByText = caches.byText;
 
 /**
  * Most compiled schemas remembered by their text. A reload re-reads every manifest into new objects;
