@@ -8,6 +8,7 @@ import * as callsRoute from "@/app/api/v1/calls/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { db } from "@/lib/server/db";
 import type { Call, CallWithEvents } from "@/lib/types/call";
+import { isAlive } from "../executor/helpers";
 import { invoke, readEvents } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
@@ -272,11 +273,3 @@ describe("GET /api/v1/calls", () => {
   });
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}

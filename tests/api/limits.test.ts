@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import type { Call, CallWithEvents } from "@/lib/types/call";
+import { isAlive } from "../executor/helpers";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
@@ -18,13 +19,6 @@ async function fetchCall(id: string): Promise<CallWithEvents> {
   return ((await (await invoke(callRoute.GET, `/api/v1/calls/${id}`, { params: { id } })).json()) as { call: CallWithEvents }).call;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 beforeAll(async () => {
   testConsole = await setUpTestConsole({

@@ -8,6 +8,7 @@ import { ensureConsoleStarted } from "@/lib/server/console-startup";
 import { db } from "@/lib/server/db";
 import { readProcessIdentity } from "@/lib/server/executor";
 import type { CallWithEvents } from "@/lib/types/call";
+import { isAlive } from "../executor/helpers";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 
@@ -27,13 +28,6 @@ function startOrphanGroup(): { pgid: number; grandchildPidFile: string } {
   return { pgid: child.pid!, grandchildPidFile };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 async function insertRunningCall(id: string, leaseUntil: Date, group: { pgid: number } | null) {
   const identity = group ? readProcessIdentity(group.pgid) : null;
