@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { refuseUnknownFields } from "../http/known-fields";
 
 /** The body of `POST /api/v1/skills/{name}/calls` once checked. */
 export interface CallRequest {
@@ -25,11 +26,7 @@ export function parseCallRequest(body: unknown): CallRequest {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AppError("bad_request", 'the request body must be a JSON object like {"args": {...}}');
   }
-  const unknown = Object.keys(body).filter((key) => !CALL_REQUEST_FIELDS.includes(key));
-  if (unknown.length > 0) {
-    // A typo such as "argz" must not run the skill with empty args.
-    throw new AppError("bad_request", `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => JSON.stringify(key)).join(", ")}; a call request has ${CALL_REQUEST_FIELDS.join(", ")}`);
-  }
+  refuseUnknownFields(body, CALL_REQUEST_FIELDS, "a call request");
   const { args, persona, wait } = body as Record<string, unknown>;
   if (wait !== undefined && typeof wait !== "boolean") throw new AppError("bad_request", "wait must be a boolean");
   if (persona !== undefined && persona !== null) {

@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { refuseUnknownFields } from "../http/known-fields";
 
 /** The fields a preset request body may have. */
 const PRESET_FIELDS: readonly string[] = ["name", "args"];
@@ -11,9 +12,6 @@ export function parsePresetRequest(body: unknown): { name?: unknown; args?: unkn
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new AppError("bad_request", 'the request body must be a JSON object like {"name": "...", "args": {...}}');
   }
-  const unknown = Object.keys(body).filter((key) => !PRESET_FIELDS.includes(key));
-  if (unknown.length > 0) {
-    throw new AppError("bad_request", `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => JSON.stringify(key)).join(", ")}; a preset has name, args`);
-  }
+  refuseUnknownFields(body, PRESET_FIELDS, "a preset");
   return body as { name?: unknown; args?: unknown };
 }
