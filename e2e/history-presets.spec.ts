@@ -175,3 +175,33 @@ test("copy as curl gives a command that starts the same call", async ({ page, co
   expect(again.status).toBe("200");
   expect(again.body.call.args).toEqual(args);
 });
+
+test("a reopened name dialog starts empty at the instant it opens", async ({ page }) => {
+  // Regression (CI flake): the dialog used to show the previous name for a moment after reopening and
+  // then reset it; typing that same name in between changed nothing and left Save disabled. Record what
+  // the field holds when the dialog's `open` attribute appears, before any later render could fix it.
+  const saveDialog = page.getByRole("dialog", { name: "Save the current args as a preset" });
+  await page.goto("/skills/slow_echo");
+  await page.getByRole("button", { name: "Save as preset…" }).click();
+  await saveDialog.getByLabel("Preset name").fill("typed then cancelled");
+  await saveDialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(saveDialog).toBeHidden();
+
+  await page.evaluate(() => {
+    const record = window as unknown as { valuesAtOpen: string[] };
+    record.valuesAtOpen = [];
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        const dialog = mutation.target as HTMLDialogElement;
+        if (!dialog.open) continue;
+        record.valuesAtOpen.push(dialog.querySelector("input")?.value ?? "<no field>");
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["open"] });
+  });
+  await page.getByRole("button", { name: "Save as preset…" }).click();
+  await expect(saveDialog.getByLabel("Preset name")).toHaveValue("");
+  const valuesAtOpen = await page.evaluate(
+    () => (window as unknown as { valuesAtOpen: string[] }).valuesAtOpen,
+  );
+  expect(valuesAtOpen).toEqual([""]);
+});

@@ -35,18 +35,17 @@ export function PresetNameDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const inputId = useId();
-  const [name, setName] = useState(initialName);
 
+  // The form (and its name state) is mounted only while open, so each opening starts from
+  // `initialName` in the very render that precedes showModal(). Resetting state in this effect
+  // instead left a window where the field still showed the previous name: typing that same name
+  // changed nothing, and the reset then emptied the field under the user (a disabled Save).
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) {
-      setName(initialName);
-      dialog.showModal();
-    }
+    if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
-  }, [open, initialName]);
+  }, [open]);
 
   return (
     <dialog
@@ -58,47 +57,92 @@ export function PresetNameDialog({
       }}
       className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (name.trim() !== "") onSubmit(name.trim());
-        }}
-      >
-        <div className="space-y-2 p-5">
-          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
-            {title}
-          </h2>
-          <label htmlFor={inputId} className="block text-sm text-zinc-700">
-            Preset name
-          </label>
-          <Input
-            id={inputId}
-            className="w-full"
-            value={name}
-            maxLength={100}
-            autoFocus
-            required
-            onChange={(event) => {
-              setName(event.target.value);
-              onNameChange?.();
-            }}
-          />
-          {message ? (
-            <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              {message}
-            </div>
-          ) : null}
-        </div>
-        <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          {extraAction}
-          <Button type="submit" variant="primary" pending={pending} disabled={name.trim() === ""}>
-            {submitLabel}
-          </Button>
-        </div>
-      </form>
+      {open ? (
+        <PresetNameForm
+          titleId={titleId}
+          title={title}
+          submitLabel={submitLabel}
+          initialName={initialName}
+          pending={pending}
+          message={message}
+          extraAction={extraAction}
+          onSubmit={onSubmit}
+          onNameChange={onNameChange}
+          onClose={onClose}
+        />
+      ) : null}
     </dialog>
+  );
+}
+
+/** The dialog's content; its state lives exactly as long as one opening of the dialog. */
+function PresetNameForm({
+  titleId,
+  title,
+  submitLabel,
+  initialName,
+  pending,
+  message,
+  extraAction,
+  onSubmit,
+  onNameChange,
+  onClose,
+}: {
+  titleId: string;
+  title: string;
+  submitLabel: string;
+  initialName: string;
+  pending: boolean;
+  message?: ReactNode;
+  extraAction?: ReactNode;
+  onSubmit: (name: string) => void;
+  onNameChange?: () => void;
+  onClose: () => void;
+}) {
+  const inputId = useId();
+  const [name, setName] = useState(initialName);
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim() !== "") onSubmit(name.trim());
+      }}
+    >
+      <div className="space-y-2 p-5">
+        <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+          {title}
+        </h2>
+        <label htmlFor={inputId} className="block text-sm text-zinc-700">
+          Preset name
+        </label>
+        <Input
+          id={inputId}
+          className="w-full"
+          value={name}
+          maxLength={100}
+          autoFocus
+          required
+          onChange={(event) => {
+            setName(event.target.value);
+            onNameChange?.();
+          }}
+        />
+        {message ? (
+          <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {message}
+          </div>
+        ) : null}
+      </div>
+      <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+        <Button variant="secondary" onClick={onClose} disabled={pending}>
+          Cancel
+        </Button>
+        {extraAction}
+        <Button type="submit" variant="primary" pending={pending} disabled={name.trim() === ""}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
   );
 }
