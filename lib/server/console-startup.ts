@@ -1,6 +1,8 @@
+import { ensureFirstAdmin } from "./auth/users";
 import { recoverInterruptedCalls, renewLeases } from "./calls/call-lease";
 import { dbReady } from "./db";
 import { config } from "./env";
+import { ensureDefaultPersona } from "./personas/persona-store";
 import { getRegistry } from "./skills/registry";
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
@@ -8,7 +10,7 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
 
 /**
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
- * are served only after the first loader scan): opens the database, runs the first skill scan, marks
+ * are served only after the first loader scan): opens the database, creates the default persona and the first admin when missing (issue 4), runs the first skill scan, marks
  * `interrupted` the calls of consoles whose lease lapsed, then keeps renewing this console's leases every
  * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS. Idempotent; a failure is
  * returned to every waiter and retried by the next call.
@@ -24,6 +26,8 @@ export function ensureConsoleStarted(): Promise<void> {
 async function start(): Promise<void> {
   const { leaseMs } = config();
   await dbReady();
+  await ensureDefaultPersona();
+  await ensureFirstAdmin();
   await getRegistry();
   await recover();
   setInterval(() => void renewLeases().catch((error: unknown) => console.error("lease renewal failed:", error)), Math.max(100, Math.floor(leaseMs / 3))).unref();

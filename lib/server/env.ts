@@ -26,6 +26,19 @@ export interface ConsoleConfig {
   maxConcurrentCalls: number;
   leaseMs: number;
   eventFlushMs: number;
+  /** Absolute path of the folder for the console's own files (generated auth secret): ./data. */
+  dataDir: string;
+  /** Secret that signs session cookies (CONSOLE_AUTH_SECRET); null = generate one under dataDir. */
+  authSecret: string | null;
+  /** The first admin's email and password, used only while no user exists. */
+  adminEmail: string;
+  adminPassword: string | null;
+  sessionTtlSeconds: number;
+  secureCookies: boolean;
+  /** Failed sign-ins allowed per account and address within loginWindowSeconds (ten times that per address). */
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+  approvalTtlSeconds: number;
 }
 
 /** One documented environment variable: its name, default (as text) and meaning; the README table lists these. */
@@ -40,7 +53,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "ONGRID_SKILLS_EXTERNAL_DIRS", default: "(unset: the SKILLS_PATH folder)", meaning: "Allow-list roots walked for skill.json, absolute paths separated by `:` or `,`. Setting it replaces the bundled root." },
   { name: "SKILLS_PATH", default: "./skills", meaning: "Bundled skills folder; the only allow-list root when ONGRID_SKILLS_EXTERNAL_DIRS is unset." },
   { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database. Only SQLite `file:` URLs in this release; PostgreSQL comes later." },
-  { name: "HOST", default: "127.0.0.1", meaning: "Address the console listens on. The API has no login yet: keep it on loopback." },
+  { name: "HOST", default: "127.0.0.1", meaning: "Address the console listens on. Put it behind TLS (a reverse proxy) before listening beyond loopback." },
   { name: "PORT", default: "3000", meaning: "TCP port of the console." },
   { name: "SKILL_DEFAULT_TIMEOUT_SECONDS", default: "30", meaning: "Timeout of a skill whose manifest says 0 or nothing." },
   { name: "SKILL_KILL_GRACE_MS", default: "2000", meaning: "Time between TERM and KILL when a process group is stopped." },
@@ -52,6 +65,14 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "SKILL_MAX_CONCURRENT_CALLS", default: "8", meaning: "Calls running at once; more wait as `queued`." },
   { name: "CALL_LEASE_MS", default: "15000", meaning: "Lease a console holds on its running calls; renewed every third of it. A call whose owner's lease lapsed is marked `interrupted`." },
   { name: "CALL_EVENT_FLUSH_MS", default: "250", meaning: "How often buffered timeline lines are written to the database (at most 1000)." },
+  { name: "CONSOLE_AUTH_SECRET", default: "(generated into ./data/auth-secret)", meaning: "Secret that signs session cookies, at least 32 characters. Unset: one is generated on first start and kept in ./data/auth-secret (mode 0600)." },
+  { name: "CONSOLE_ADMIN_EMAIL", default: "admin@console.local", meaning: "Email of the admin created on first start, when the database has no user." },
+  { name: "CONSOLE_ADMIN_PASSWORD", default: "(random, printed once)", meaning: "Password of that first admin (at least 12 characters). Unset: a random one is printed once to the console output." },
+  { name: "CONSOLE_SESSION_TTL_SECONDS", default: "43200", meaning: "How long a sign-in lasts." },
+  { name: "CONSOLE_SECURE_COOKIES", default: "false", meaning: "`true` marks the session cookie Secure: set it when the console is served over HTTPS." },
+  { name: "LOGIN_MAX_FAILURES", default: "5", meaning: "Failed sign-ins allowed per account and address within LOGIN_WINDOW_SECONDS (ten times as many per address); then 429 with Retry-After." },
+  { name: "LOGIN_WINDOW_SECONDS", default: "900", meaning: "Window over which failed sign-ins are counted." },
+  { name: "APPROVAL_TTL_SECONDS", default: "3600", meaning: "How long a dangerous call waits for its two signatures (and a mutating call for its confirmation) before it expires." },
 ];
 
 /** Error thrown when a setting has a value the console cannot use. */
@@ -65,6 +86,35 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max
     throw new ConfigError(`${name}=${JSON.stringify(raw)} must be a positive integer no larger than ${max}`);
   }
   return value;
+}
+
+function booleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(`${name}=${JSON.stringify(env[name])} must be true or false`);
+}
+
+/** Smallest accepted CONSOLE_AUTH_SECRET, in characters. */
+export const MIN_AUTH_SECRET_LENGTH = 32;
+/** Smallest accepted password, in characters (also CONSOLE_ADMIN_PASSWORD). */
+export const MIN_PASSWORD_LENGTH = 12;
+
+function authSecretOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CONSOLE_AUTH_SECRET;
+  if (raw === undefined || raw.trim() === "") return null;
+  if (raw.trim().length < MIN_AUTH_SECRET_LENGTH) {
+    throw new ConfigError(`CONSOLE_AUTH_SECRET must be at least ${MIN_AUTH_SECRET_LENGTH} characters`);
+  }
+  return raw.trim();
+}
+
+function adminPasswordOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CONSOLE_ADMIN_PASSWORD;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < MIN_PASSWORD_LENGTH) throw new ConfigError(`CONSOLE_ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  return raw;
 }
 
 /** Splits ONGRID_SKILLS_EXTERNAL_DIRS on `:` and `,` (seed 000), dropping empty pieces. */
@@ -102,6 +152,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
     leaseMs,
     eventFlushMs: positiveInt(env, "CALL_EVENT_FLUSH_MS", 250, 1000),
+    dataDir: path.resolve("./data"),
+    authSecret: authSecretOf(env),
+    adminEmail: env.CONSOLE_ADMIN_EMAIL && env.CONSOLE_ADMIN_EMAIL.trim() !== "" ? env.CONSOLE_ADMIN_EMAIL.trim().toLowerCase() : "admin@console.local",
+    adminPassword: adminPasswordOf(env),
+    sessionTtlSeconds: positiveInt(env, "CONSOLE_SESSION_TTL_SECONDS", 12 * 3600),
+    secureCookies: booleanSetting(env, "CONSOLE_SECURE_COOKIES", false),
+    loginMaxFailures: positiveInt(env, "LOGIN_MAX_FAILURES", 5),
+    loginWindowSeconds: positiveInt(env, "LOGIN_WINDOW_SECONDS", 900),
+    approvalTtlSeconds: positiveInt(env, "APPROVAL_TTL_SECONDS", 3600),
   };
 }
 
@@ -119,12 +178,19 @@ export function resetConfigForTests(): void {
 }
 
 /**
+ * The console's own secrets: never forwarded to a child, whatever a manifest's `env_allow` lists
+ * (DESIGN.md: a skill gets the names it allows, never the console's secrets).
+ */
+export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET"]);
+
+/**
  * The value of one variable of the console's own environment, for the executor's `env_allow`
  * forwarding (seed 000: only the listed names reach the child). Returns undefined when unset. Only
  * real variables count: `process.env.constructor` or `.toString` are Object.prototype members, and
  * forwarding them would hand the child `constructor=function Object() …`.
  */
 export function consoleEnvValue(name: string): string | undefined {
+  if (CONSOLE_SECRET_NAMES.has(name)) return undefined;
   if (!Object.prototype.hasOwnProperty.call(process.env, name)) return undefined;
   const value = process.env[name];
   return typeof value === "string" ? value : undefined;

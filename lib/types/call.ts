@@ -60,6 +60,12 @@ export interface Call {
   durationMs: number | null;
   stderrTruncated: boolean;
   eventCount: number;
+  /** The API token an agent's call came through (null for a person in the console). */
+  tokenName: string | null;
+  /** Who confirmed a mutating call (null when it needed none or is not confirmed yet). */
+  confirmedBy: string | null;
+  /** SHA-256 (hex) of what the call runs (see Approval.digest); null for calls older than issue 4. */
+  digest: string | null;
 }
 
 /** A call with its whole timeline (`GET /api/v1/calls/{id}`). */

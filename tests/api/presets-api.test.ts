@@ -30,7 +30,7 @@ describe("argument presets", () => {
     const saved = await create({ name: "  var log  ", args: { path: "/var/log", limit: 5 } });
     expect(saved.status).toBe(201);
     const { preset } = (await saved.json()) as { preset: ArgPreset };
-    expect(preset).toMatchObject({ skill: "scan", name: "var log", args: { path: "/var/log", limit: 5 }, createdBy: "anonymous" });
+    expect(preset).toMatchObject({ skill: "scan", name: "var log", args: { path: "/var/log", limit: 5 }, createdBy: "admin@console.local" });
     expect((await create({ name: "empty limit", args: { path: "", limit: 1 } })).status).toBe(201);
     expect((await list()).map((entry) => [entry.name, entry.args])).toEqual([
       ["empty limit", { path: "", limit: 1 }],

@@ -5,6 +5,8 @@ import { inject } from "vitest";
 import { closeDbForTests } from "@/lib/server/db";
 import { resetConfigForTests } from "@/lib/server/env";
 import { resetRegistryForTests } from "@/lib/server/skills/registry";
+import { forgetTestAdminSession } from "./route-client";
+import { TEST_ADMIN } from "./test-people";
 
 /** A console set up for one test file: its temp folder, database file and allow-list root. */
 export interface TestConsole {
@@ -33,11 +35,15 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
     SKILL_KILL_GRACE_MS: "200",
     SKILL_EXIT_DRAIN_MS: "100",
     CALL_EVENT_FLUSH_MS: "50",
+    CONSOLE_AUTH_SECRET: "test-secret-of-the-skill-console-suite-0123456789",
+    CONSOLE_ADMIN_EMAIL: TEST_ADMIN.email,
+    CONSOLE_ADMIN_PASSWORD: TEST_ADMIN.password,
     ...env,
   });
   await closeDbForTests();
   resetConfigForTests();
   resetRegistryForTests();
+  forgetTestAdminSession();
   (globalThis as Record<symbol, unknown>)[STARTUP_KEY] = undefined;
   return { dir, databaseFile, root };
 }

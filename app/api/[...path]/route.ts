@@ -1,10 +1,14 @@
-import { errorResponse, AppError } from "@/lib/server/errors";
+import { AppError } from "@/lib/server/errors";
+import { apiRoute } from "@/lib/server/http/api-route";
 
-/** Any `/api/…` path no route serves answers the JSON error envelope with 404 `not_found`, not an HTML page. */
-async function notFound(request: Request): Promise<Response> {
+/**
+ * Any `/api/…` path no route serves answers the JSON error envelope with 404 `not_found`, not an HTML
+ * page — to a caller who is signed in; others get 401 like every other API path (DESIGN.md).
+ */
+const notFound = apiRoute(async (request: Request): Promise<Response> => {
   const { pathname } = new URL(request.url);
-  return errorResponse(new AppError("not_found", `no API endpoint ${request.method} ${pathname}`));
-}
+  throw new AppError("not_found", `no API endpoint ${request.method} ${pathname}`);
+});
 
 export const GET = notFound;
 export const POST = notFound;

@@ -25,6 +25,9 @@ export function toCall(row: CallRow): Call {
     durationMs: row.durationMs,
     stderrTruncated: row.stderrTruncated,
     eventCount: row.eventCount,
+    tokenName: row.tokenName,
+    confirmedBy: row.confirmedBy,
+    digest: row.digest,
   };
 }
 

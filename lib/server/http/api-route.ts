@@ -1,16 +1,48 @@
+import { roleAtLeast, type Identity, type Role } from "@/lib/types/identity";
+import { identify } from "../auth/identity";
 import { ensureConsoleStarted } from "../console-startup";
 import { AppError, errorResponse } from "../errors";
 import { assertSameOrigin } from "./same-origin";
 
 /**
- * Wraps a route handler: refuses a state-changing request from another origin (403 `bad_origin`,
- * assertSameOrigin), waits until the console has started (first loader scan done), runs the handler,
- * and turns any thrown error into the one error envelope (STYLE.md rule 3).
+ * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
+ * console has started (first loader scan done), identifies the caller (identify(): session cookie or
+ * bearer token; neither → 401 `unauthenticated`), refuses a state-changing request authenticated by a
+ * cookie unless its Origin is the console's own (403 `bad_origin`, Origin required), refuses callers
+ * below `role` (default viewer; 403 `forbidden`), runs the handler with the identity, and turns any
+ * thrown error into the one error envelope (STYLE.md rule 3).
  */
-export function apiRoute<Context>(handler: (request: Request, context: Context) => Promise<Response>) {
+export function apiRoute<Context>(handler: (request: Request, context: Context, identity: Identity) => Promise<Response>, options: { role?: Role } = {}) {
+  const minimum = options.role ?? "viewer";
   return async (request: Request, context: Context): Promise<Response> => {
     try {
-      assertSameOrigin(request);
+      await ensureConsoleStarted();
+      const identity = await identify(request);
+      if (!identity) throw new AppError("unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>");
+      if (identity.via === "session") assertSameOrigin(request, { requireOrigin: true });
+      if (!roleAtLeast(identity.role, minimum)) {
+        throw new AppError("forbidden", `this needs the ${minimum} role; ${identity.email} is ${article(identity.role)} ${identity.role}`);
+      }
+      return await handler(request, context, identity);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function article(role: Role): string {
+  return role === "admin" || role === "approver" || role === "operator" ? "an" : "a";
+}
+
+/**
+ * Wraps a route handler that needs no identity (sign-in): refuses a cross-origin state-changing request
+ * (an Origin, when sent, must be the console's own), waits for start-up, runs the handler, and turns
+ * errors into the error envelope.
+ */
+export function publicApiRoute<Context>(handler: (request: Request, context: Context) => Promise<Response>) {
+  return async (request: Request, context: Context): Promise<Response> => {
+    try {
+      assertSameOrigin(request, { requireOrigin: false });
       await ensureConsoleStarted();
       return await handler(request, context);
     } catch (error) {

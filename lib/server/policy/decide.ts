@@ -1,4 +1,5 @@
 import type { SkillClass } from "@/lib/types/skill";
+import { listsAllow, type ListedSkill } from "./skill-lists";
 
 /** A persona's permission mode (DESIGN.md "Concepts"). */
 export type PermissionMode = "read-only" | "mutating-with-confirm" | "dual-sign-required";
@@ -26,4 +27,25 @@ export function decide(mode: PermissionMode, skillClass: SkillClass): Decision {
   return mode === "dual-sign-required"
     ? { outcome: "dual_sign", reason: "a dangerous skill runs after two distinct approvers sign" }
     : { outcome: "deny", reason: `a ${mode} persona may not run dangerous skills` };
+}
+
+/** The part of a persona the decision reads. */
+export interface PersonaPolicy {
+  name: string;
+  permission_mode: PermissionMode;
+  skills: { allow: readonly string[]; deny: readonly string[] };
+}
+
+/**
+ * The one policy decision of the console (issue 4 point 3), used by every entry point (UI, REST, LLM
+ * tools, MCP): first the persona's `skills.deny` / `skills.allow` lists (deny wins; no allow entry =
+ * nothing allowed), then DESIGN.md's table for the persona's permission mode and the skill's class.
+ * Pure: same inputs, same answer. Returns run / confirm / dual_sign / deny with a reason naming the
+ * persona and the rule.
+ */
+export function decideCall(persona: PersonaPolicy, skill: ListedSkill & { class: SkillClass }): Decision {
+  const lists = listsAllow(persona.skills, skill, persona.name);
+  if (!lists.allowed) return { outcome: "deny", reason: lists.reason };
+  const decision = decide(persona.permission_mode, skill.class);
+  return { outcome: decision.outcome, reason: `persona ${persona.name} (${persona.permission_mode}): ${decision.reason}` } as Decision;
 }

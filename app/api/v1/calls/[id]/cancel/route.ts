@@ -8,4 +8,4 @@ import { apiRoute } from "@/lib/server/http/api-route";
 export const POST = apiRoute(async (_request: Request, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   return Response.json({ call: await cancelCall(id) });
-});
+}, { role: "operator" });

@@ -1,4 +1,3 @@
-import { ANONYMOUS_REQUESTER } from "@/lib/server/calls/call-request";
 import { config } from "@/lib/server/env";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { listPresets } from "@/lib/server/presets/list-presets";
@@ -12,9 +11,9 @@ export const GET = apiRoute(async (_request: Request, context: { params: Promise
 });
 
 /** `POST /api/v1/skills/{name}/presets` `{name, args}` → 201 `{preset}`; 400, 404, 409 `conflict` for a taken name. */
-export const POST = apiRoute(async (request: Request, context: { params: Promise<{ name: string }> }) => {
+export const POST = apiRoute(async (request: Request, context: { params: Promise<{ name: string }> }, identity) => {
   const { name } = await context.params;
   const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
-  const preset = await savePreset({ skillName: name, name: body.name, args: body.args, createdBy: ANONYMOUS_REQUESTER });
+  const preset = await savePreset({ skillName: name, name: body.name, args: body.args, createdBy: identity.email });
   return Response.json({ preset }, { status: 201 });
-});
+}, { role: "operator" });

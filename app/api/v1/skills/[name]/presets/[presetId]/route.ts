@@ -11,10 +11,10 @@ export const PUT = apiRoute(async (request: Request, context: Context) => {
   const { name, presetId } = await context.params;
   const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
   return Response.json({ preset: await updatePreset(name, presetId, body) });
-});
+}, { role: "operator" });
 
 /** `DELETE /api/v1/skills/{name}/presets/{id}` → 200 `{preset}` (the deleted one); 404. */
 export const DELETE = apiRoute(async (_request: Request, context: Context) => {
   const { name, presetId } = await context.params;
   return Response.json({ preset: await deletePreset(name, presetId) });
-});
+}, { role: "operator" });

@@ -1,0 +1,63 @@
+import type { Prisma } from "@prisma/client";
+import type { AuditEntry } from "@/lib/types/audit";
+import { db } from "../db";
+
+/** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
+export interface AuditInput {
+  action: string;
+  actor: string;
+  actorId?: string | null;
+  callId?: string | null;
+  approvalId?: string | null;
+  skill?: string | null;
+  digest?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** A Prisma client or an interactive transaction, so an entry can be written with the change it records. */
+type Writer = Pick<Prisma.TransactionClient, "auditEvent">;
+
+/**
+ * Appends one entry to the audit trail (issue 4, point 5: requests, confirmations, signatures,
+ * denials, expiries, voids and executions, with who, what, when and the digest). Rows are never
+ * changed or removed: database triggers refuse UPDATE and DELETE on the table. Pass `writer` (a
+ * transaction) to write the entry atomically with the change it records.
+ */
+export async function recordAudit(input: AuditInput, writer: Writer = db()): Promise<void> {
+  await writer.auditEvent.create({
+    data: {
+      action: input.action,
+      actor: input.actor,
+      actorId: input.actorId ?? null,
+      callId: input.callId ?? null,
+      approvalId: input.approvalId ?? null,
+      skill: input.skill ?? null,
+      digest: input.digest ?? null,
+      details: JSON.stringify(input.details ?? {}),
+    },
+  });
+}
+
+/**
+ * Audit entries, newest first (`GET /api/v1/audit`): at most `limit` (1–500, default 100), only those
+ * with an id below `before` when given (paging), only one call's when `callId` is given.
+ */
+export async function listAudit(options: { limit?: number; before?: number; callId?: string } = {}): Promise<AuditEntry[]> {
+  const limit = Math.min(500, Math.max(1, options.limit ?? 100));
+  const rows = await db().auditEvent.findMany({
+    where: { ...(options.before !== undefined ? { id: { lt: options.before } } : {}), ...(options.callId ? { callId: options.callId } : {}) },
+    orderBy: { id: "desc" },
+    take: limit,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    at: row.at.toISOString(),
+    action: row.action,
+    actor: row.actor,
+    callId: row.callId,
+    approvalId: row.approvalId,
+    skill: row.skill,
+    digest: row.digest,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+  }));
+}

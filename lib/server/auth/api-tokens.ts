@@ -1,0 +1,106 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { ApiToken as ApiTokenRow, User as UserRow } from "@prisma/client";
+import { roleAtLeast, type ApiTokenInfo, type Identity } from "@/lib/types/identity";
+import { db } from "../db";
+import { AppError } from "../errors";
+import { recordAudit } from "../audit/audit-trail";
+import { findPersona } from "../personas/persona-store";
+
+/** Every token starts with this, so a leaked one is recognisable by secret scanners. */
+export const TOKEN_PREFIX = "skc_";
+
+/** SHA-256 (hex) of a token: what the database keeps. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+function toInfo(row: ApiTokenRow & { owner: Pick<UserRow, "email"> }): ApiTokenInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    persona: row.persona,
+    owner: row.owner.email,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Creates an API token (`POST /api/v1/tokens` `{persona, name}`, operator and above; issue 4 point 1):
+ * 32 random bytes, shown once in the answer and stored only as its SHA-256. The creator owns it; an
+ * agent sending it acts as `persona` with the owner's role. Only a person (a session) may create tokens.
+ * Returns `{token, info}`; throws `bad_request` (bad name), `not_found` (unknown persona), `forbidden`.
+ */
+export async function createApiToken(identity: Identity, input: { persona: unknown; name: unknown }): Promise<{ token: string; info: ApiTokenInfo }> {
+  if (identity.via !== "session") throw new AppError("forbidden", "tokens are created by a person signed in to the console, not by another token");
+  if (typeof input.name !== "string" || input.name.trim() === "" || input.name.trim().length > 100) {
+    throw new AppError("bad_request", "name must be a non-empty string of at most 100 characters");
+  }
+  if (typeof input.persona !== "string" || input.persona.trim() === "") throw new AppError("bad_request", "persona must name a persona");
+  const persona = await findPersona(input.persona.trim());
+  if (!persona) throw new AppError("not_found", `no persona named ${JSON.stringify(input.persona)}`);
+  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const row = await db().apiToken.create({
+    data: { id: randomUUID(), name: input.name.trim(), persona: persona.name, ownerId: identity.userId, tokenHash: hashToken(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6) },
+    include: { owner: { select: { email: true } } },
+  });
+  await recordAudit({ action: "token.created", actor: identity.email, actorId: identity.userId, details: { tokenId: row.id, name: row.name, persona: row.persona } });
+  return { token, info: toInfo(row) };
+}
+
+/** The tokens `identity` may see (`GET /api/v1/tokens`): its own, or every token for an admin; newest first. */
+export async function listApiTokens(identity: Identity): Promise<ApiTokenInfo[]> {
+  const rows = await db().apiToken.findMany({
+    where: roleAtLeast(identity.role, "admin") ? {} : { ownerId: identity.userId },
+    orderBy: { createdAt: "desc" },
+    include: { owner: { select: { email: true } } },
+  });
+  return rows.map(toInfo);
+}
+
+/**
+ * Revokes a token (`DELETE /api/v1/tokens/{id}`): its owner or an admin. The next request with it
+ * answers 401. Returns the revoked token; throws `not_found` (also for someone else's token, so ids
+ * are not confirmed to non-owners).
+ */
+export async function revokeApiToken(identity: Identity, tokenId: string): Promise<ApiTokenInfo> {
+  const row = await db().apiToken.findUnique({ where: { id: tokenId } });
+  if (!row || (row.ownerId !== identity.userId && !roleAtLeast(identity.role, "admin"))) {
+    throw new AppError("not_found", `no token with id ${JSON.stringify(tokenId)}`);
+  }
+  const updated = await db().apiToken.update({
+    where: { id: tokenId },
+    data: { revokedAt: row.revokedAt ?? new Date() },
+    include: { owner: { select: { email: true } } },
+  });
+  if (!row.revokedAt) await recordAudit({ action: "token.revoked", actor: identity.email, actorId: identity.userId, details: { tokenId, name: row.name } });
+  return toInfo(updated);
+}
+
+/** How often a token's lastUsedAt is rewritten at most, in ms (one write per minute, not per request). */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The identity of a bearer token, or null when it is unknown or revoked. The owner's role is read now,
+ * so demoting the owner demotes the token at once.
+ */
+export async function identifyToken(token: string): Promise<Identity | null> {
+  if (!token.startsWith(TOKEN_PREFIX)) return null;
+  const row = await db().apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { owner: true } });
+  if (!row || row.revokedAt) return null;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  const role = row.owner.role;
+  return {
+    userId: row.owner.id,
+    email: row.owner.email,
+    name: row.owner.name,
+    role: role === "viewer" || role === "operator" || role === "approver" || role === "admin" ? role : "viewer",
+    via: "token",
+    token: { id: row.id, name: row.name, persona: row.persona },
+  };
+}

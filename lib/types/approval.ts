@@ -1,0 +1,39 @@
+import type { Call } from "./call";
+
+/** Statuses of a dual-sign approval (DESIGN.md "Approval"). Only `pending` changes, by compare-and-set. */
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "void"] as const;
+
+/** An approval's status. */
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** One approver's signature: who (email) and when (ISO-8601). */
+export interface ApprovalSignatureInfo {
+  by: string;
+  at: string;
+}
+
+/**
+ * The dual-sign request of one dangerous call (DESIGN.md "Approval"; issue 4 point 5). `digest` is the
+ * SHA-256 (hex) of `digestInput` — the canonical JSON of the skill name, canonical args, the manifest's
+ * and the entry file's SHA-256, env_allow and timeout — frozen at request time. `signatures` lists the
+ * signatures that still count (signers who are still approvers). Times are ISO-8601.
+ */
+export interface Approval {
+  id: string;
+  callId: string;
+  status: ApprovalStatus;
+  digest: string;
+  requestedBy: string;
+  signatures: ApprovalSignatureInfo[];
+  required: number;
+  expiresAt: string;
+  decidedBy: string | null;
+  reason: string | null;
+  createdAt: string;
+  /** What the digest covers, parsed (shown to approvers next to the args). */
+  digestInput: Record<string, unknown>;
+  /** The call it guards, with skill, persona and exact args (for the Approvals page). */
+  call: Call;
+  /** The skill's class at request time. */
+  skillClass: string;
+}
