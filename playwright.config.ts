@@ -1,10 +1,14 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { adminStorageState, E2E_ADMIN, E2E_AUTH_SECRET, E2E_LOGIN_MAX_FAILURES } from "./e2e/support/e2e-admin";
 
 /**
  * End-to-end tests in Debian's Chromium (browsers cannot be downloaded here; DESIGN.md machine facts):
  * the production console is built and served by `node scripts/start.mjs` on PORT with a fresh SQLite
  * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the e2e fixture skills).
+ * The server's first admin comes from e2e/support/e2e-admin.ts; the `setup` project (e2e/auth.setup.ts)
+ * signs it in through the API and every spec starts from that session (storage state), sending
+ * Origin = baseURL so the console's Origin check accepts the `request` fixture's state-changing calls.
  */
 // Several engineers (and their helpers) may run the suite at once in one checkout: outside CI each run
 // gets its own port, database and build folder, so no run reuses or rebuilds another's server. The
@@ -16,7 +20,7 @@ const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
 const DIST_DIR = process.env.CI ? ".next" : `.next-e2e-${PORT}`;
 const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
 
-/** Playwright configuration: one Chromium project against the production console on PORT. */
+/** Playwright configuration: a sign-in setup project, then one Chromium project against the production console on PORT. */
 export default defineConfig({
   testDir: "./e2e",
   outputDir: process.env.CI ? "./e2e/.artifacts/results" : `./e2e/.artifacts/results-${PORT}`,
@@ -32,13 +36,19 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // Cookie-authenticated POST/PUT/PATCH/DELETE need the console's own Origin (DESIGN.md, 403 bad_origin);
+    // browsers send it themselves, the `request` fixture only with this.
+    extraHTTPHeaders: { origin: BASE_URL },
   },
   projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/ },
     {
       name: "chromium",
+      dependencies: ["setup"],
       use: {
         ...devices["Desktop Chrome"],
         viewport: { width: 1440, height: 900 },
+        storageState: adminStorageState(PORT),
         headless: true,
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -50,7 +60,8 @@ export default defineConfig({
   ],
   webServer: {
     command: "node e2e/reset-database.mjs && node scripts/start.mjs",
-    url: `${BASE_URL}/api/v1/skills`,
+    // 401 until signed in; Playwright counts any answer below 404 as up.
+    url: `${BASE_URL}/api/v1/auth/session`,
     // The first run builds the console (next build), which takes a while on 2 cores.
     timeout: 300_000,
     reuseExistingServer: !process.env.CI,
@@ -63,6 +74,10 @@ export default defineConfig({
       E2E_DATABASE_FILE: DATABASE_FILE,
       NEXT_DIST_DIR: DIST_DIR,
       ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
+      CONSOLE_ADMIN_EMAIL: E2E_ADMIN.email,
+      CONSOLE_ADMIN_PASSWORD: E2E_ADMIN.password,
+      CONSOLE_AUTH_SECRET: E2E_AUTH_SECRET,
+      LOGIN_MAX_FAILURES: String(E2E_LOGIN_MAX_FAILURES),
     },
   },
 });

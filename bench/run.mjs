@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the skill console's benchmark suite. Generates skill roots in a temp folder, starts
- * the real production console (`node scripts/start.mjs`: migrate, build when stale, `next start`) on a
+ * the real production console (`node scripts/start.mjs`: migrate, build when stale, serve with scripts/console-server.mjs) on a
  * free port with a fresh SQLite database, and runs, each against a baseline measured in the same run:
  *   1. loader.mjs          POST /api/v1/loader/reload over N manifests vs a bare walk + JSON.parse
  *   2. executor.mjs        sequential trivial calls (wait: true) vs direct spawns of the same script
@@ -11,12 +11,13 @@
  * description, to bench/results.md. Never asserts on timing: it measures, it does not test.
  *
  * Options: --only=loader,executor,throughput,stderr  run a subset (results.md is then not written)
- *          --cpu-prof[=dir]  profile the `next start` process (lib/cpu-prof-preload.cjs; profiles in dir,
+ *          --cpu-prof[=dir]  profile the console's server process (lib/cpu-prof-preload.cjs; profiles in dir,
  *                            default /tmp/skill-bench-prof; summarise them with bench/profile-summary.mjs)
  *          --keep            keep the temp folder (roots, database, server log)
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
  *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=20 BENCH_BASELINE_S=10 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -122,6 +123,8 @@ async function main() {
     DATABASE_URL: `file:${path.join(tmp, "bench.db")}`,
     ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${fleetRoot}`,
     SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
+    // A session secret of this run only (without it the console would keep one under ./data).
+    CONSOLE_AUTH_SECRET: randomBytes(32).toString("hex"),
   };
   if (cpuProf) {
     const dir = cpuProf === true ? "/tmp/skill-bench-prof" : path.resolve(cpuProf);
@@ -130,7 +133,7 @@ async function main() {
     env.BENCH_CPU_PROF_DIR = dir;
     console.log(`bench: profiling the console into ${dir}`);
   }
-  console.log("bench: starting the console (scripts/start.mjs: migrate, build when stale, next start)");
+  console.log("bench: starting the console (scripts/start.mjs: migrate, build when stale, serve); signing in and creating an API token");
   server = await startServer({ projectRoot, env, logFile: path.join(tmp, "server.log"), readyPath: "/api/v1/skills?category=bench" });
   console.log(
     `bench: console ready on ${server.baseUrl} (server pid ${server.pid}, RSS ${fmt(readRss(server.pid).rssMiB)} MiB); ` +
@@ -139,8 +142,8 @@ async function main() {
 
   const rows = [];
   const notes = [
-    `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after next start (migrations done, includes the first scan of ${skillCount + 2} manifests)`,
-    `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300)`,
+    `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after the server started (migrations done, includes the first scan of ${skillCount + 2} manifests)`,
+    `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300); every request carries an API token (default persona)`,
   ];
   const phases = [];
   const run = async (name, fn) => {

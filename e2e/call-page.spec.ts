@@ -27,10 +27,10 @@ test("a failed call shows its error and its last stderr lines", async ({ page, r
   await expect(excerpt).not.toContainText("line 2 of 5");
   await expect(page.getByTestId("call-exit-code")).toHaveText("3");
 
-  // Summary: a real start time with its zone, and the one empty mark for the missing persona.
+  // Summary: a real start time with its zone, and the persona: a call naming none runs under "default" (issue 4).
   await expect(page.getByTestId("call-started").locator("time")).toHaveAttribute("title", /UTC.* · \d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
   await expect(page.getByTestId("call-started")).toContainText(/UTC/);
-  await expect(page.getByTestId("call-persona")).toHaveText("—");
+  await expect(page.getByTestId("call-persona")).toHaveText("default");
 });
 
 test("a bundled skill's failure shows the line it wrote to stderr", async ({ page, request }) => {

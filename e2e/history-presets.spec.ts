@@ -39,9 +39,23 @@ function heredocBody(command: string): unknown {
   return JSON.parse(lines.slice(start + 1, end).join("\n"));
 }
 
-/** Runs `command` in bash with curl also printing the HTTP status on a last line; returns status and body. */
-function runCurl(command: string): { status: string; body: CallBody } {
-  const out = execFileSync("bash", ["-c", `curl() { command curl -w '\\n%{http_code}' "$@"; }\n${command}`], { encoding: "utf8", timeout: 30_000 });
+/** Creates an API token for the default persona, as an operator would on the Tokens page. */
+async function createToken(request: APIRequestContext): Promise<string> {
+  const response = await request.post("/api/v1/tokens", { data: { persona: "default", name: `curl ${Date.now()}` } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/**
+ * Runs `command` in bash with SKILL_CONSOLE_TOKEN set to `token` (as the README tells an operator to)
+ * and curl also printing the HTTP status on a last line; returns status and body.
+ */
+function runCurl(command: string, token: string): { status: string; body: CallBody } {
+  const out = execFileSync("bash", ["-c", `curl() { command curl -w '\\n%{http_code}' "$@"; }\n${command}`], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, SKILL_CONSOLE_TOKEN: token },
+  });
   const lines = out.trimEnd().split("\n");
   const status = lines.pop() ?? "";
   return { status, body: JSON.parse(lines.join("\n")) as CallBody };
@@ -144,7 +158,7 @@ test("presets are saved, shared, renamed and deleted", async ({ page }) => {
   await expect(picker.locator("option", { hasText: renamed })).toHaveCount(0);
 });
 
-test("copy as curl gives a command that starts the same call", async ({ page, context, baseURL }) => {
+test("copy as curl gives a command that starts the same call", async ({ page, context, baseURL, request }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const args = { message: TRICKY_MESSAGE, lines: 1, shout: false };
   const url = `${baseURL}/api/v1/skills/slow_echo/calls`;
@@ -159,7 +173,8 @@ test("copy as curl gives a command that starts the same call", async ({ page, co
   expect(fromForm).toContain(`'${url}'`);
   expect(heredocBody(fromForm)).toEqual({ args });
 
-  const ran = runCurl(fromForm);
+  const token = await createToken(request);
+  const ran = runCurl(fromForm, token);
   expect(ran.status).toBe("200");
   expect(ran.body.call.status).toBe("succeeded");
   expect(ran.body.call.args).toEqual(args);
@@ -171,7 +186,7 @@ test("copy as curl gives a command that starts the same call", async ({ page, co
   const fromCall = await page.evaluate(() => navigator.clipboard.readText());
   expect(fromCall).toContain(`'${url}'`);
   expect(heredocBody(fromCall)).toEqual({ args });
-  const again = runCurl(fromCall);
+  const again = runCurl(fromCall, token);
   expect(again.status).toBe("200");
   expect(again.body.call.args).toEqual(args);
 });

@@ -3,8 +3,10 @@
  * `npm start`: installs the dependencies when node_modules is missing or stale (scripts/ensure-install.mjs),
  * applies the database migrations (a fresh clone creates its SQLite file here), builds the
  * console when the production build is missing or older than the sources, then serves it with
- * `next start` on HOST (default 127.0.0.1) and PORT (default 3000). `--dev` serves `next dev` instead.
- * Exits with the server's exit code; SIGINT/SIGTERM are passed on to the server.
+ * scripts/console-server.mjs (Next.js behind a node:http server that stamps each request with its
+ * unforgeable peer address, and starts the console at once) on HOST (default 127.0.0.1) and PORT
+ * (default 3000). `--dev` serves the development server instead. Exits with the server's exit code;
+ * SIGINT/SIGTERM are passed on to the server.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -20,7 +22,7 @@ const host = process.env.HOST?.trim() || "127.0.0.1";
 const port = process.env.PORT?.trim() || "3000";
 
 /** Sources whose change makes the production build stale. */
-const SOURCES = ["app", "components", "lib", "prisma/schema.prisma", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "instrumentation.ts", "proxy.ts", "prisma/schema.prisma", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(entry) {
   let stat;
@@ -35,10 +37,12 @@ function newestMtime(entry) {
   return newest;
 }
 
-function run(command, args, what) {
+/** Runs a command to its end; on failure calls `onFailure` (e.g. to undo an edit) and exits with its code. */
+function run(command, args, what, onFailure = () => {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
   if (result.status !== 0) {
     console.error(`start: ${what} failed (exit ${result.status ?? result.signal})`);
+    onFailure();
     process.exit(result.status ?? 1);
   }
 }
@@ -57,15 +61,23 @@ if (!dev) {
     // (NEXT_DIST_DIR) must not leave that edit behind in the checkout.
     const tsconfig = path.join(root, "tsconfig.json");
     const tsconfigBefore = fs.readFileSync(tsconfig, "utf8");
-    try {
-      run(bin("next"), ["build"], "next build");
-    } finally {
+    // process.exit() skips `finally`, so a failed build restores it through run()'s onFailure too.
+    const restoreTsconfig = () => {
       if (process.env.NEXT_DIST_DIR && fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);
+    };
+    try {
+      run(bin("next"), ["build"], "next build", restoreTsconfig);
+    } finally {
+      restoreTsconfig();
     }
   }
 }
 
 console.log(`start: serving the skill console on http://${host}:${port}`);
-const server = spawn(bin("next"), [dev ? "dev" : "start", "-H", host, "-p", port], { cwd: root, stdio: "inherit", env: serverEnvironment(process.env) });
+const server = spawn(process.execPath, [path.join(root, "scripts", "console-server.mjs"), ...(dev ? ["--dev"] : [])], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...serverEnvironment(process.env), HOST: host, PORT: port },
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

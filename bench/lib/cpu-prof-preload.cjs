@@ -1,6 +1,6 @@
 /**
  * CPU-profiling preload for `bench/run.mjs --cpu-prof` (Node 20 refuses --cpu-prof in NODE_OPTIONS, but
- * accepts --require): in the main thread of a `next start` process only, starts the V8 sampling
+ * accepts --require): in the main thread of the console's server process only (scripts/console-server.mjs), starts the V8 sampling
  * profiler through node:inspector and, when the process exits, writes
  * $BENCH_CPU_PROF_DIR/CPU.<date>.<pid>.0.0.cpuprofile (the --cpu-prof naming, pid in the 4th field).
  * SIGUSR2 writes the profile so far and starts a new one, so a run can be cut into phases.
@@ -8,8 +8,8 @@
 "use strict";
 const { isMainThread } = require("node:worker_threads");
 const argv = process.argv.slice(1);
-const isNextStart = /next/.test(argv[0] ?? "") && argv.includes("start");
-if (isMainThread && isNextStart && process.env.BENCH_CPU_PROF_DIR) {
+const isConsoleServer = /console-server\.mjs$/.test(argv[0] ?? "");
+if (isMainThread && isConsoleServer && process.env.BENCH_CPU_PROF_DIR) {
   const fs = require("node:fs");
   const path = require("node:path");
   const inspector = require("node:inspector");

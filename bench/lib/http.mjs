@@ -8,12 +8,30 @@ import { wallClockMs } from "./stats.mjs";
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/** The `Authorization` header sent to each console, by base URL (set by authorize()). */
+const credentials = new Map();
+
 /**
- * Sends one request to `baseUrl + path` with an optional JSON `body`. Resolves with
- * `{ status, json, text, ms, sentAt, doneAt }` (`ms` from the request's start to the last byte read;
- * `sentAt`/`doneAt` are the same two instants as wall-clock ms; `json` is null when the body is not JSON). Rejects on a network error or after `timeoutMs` (default 120 s).
+ * Makes every later request() and readEventStream() to `baseUrl` send `Authorization: Bearer <token>`
+ * (the console answers 401 to API requests without a session or token; issue 4).
  */
-export function request(baseUrl, method, path, body, { timeoutMs = 120_000 } = {}) {
+export function authorize(baseUrl, token) {
+  credentials.set(baseUrl, `Bearer ${token}`);
+}
+
+/** The headers of a request to `baseUrl`: `headers` plus its Authorization, when authorize() set one. */
+function withCredentials(baseUrl, headers) {
+  const authorization = credentials.get(baseUrl);
+  return authorization ? { ...headers, authorization } : headers;
+}
+
+/**
+ * Sends one request to `baseUrl + path` with an optional JSON `body` (and the console's bearer token, see
+ * authorize(); `headers` are added). Resolves with
+ * `{ status, json, text, cookies, ms, sentAt, doneAt }` (`ms` from the request's start to the last byte read;
+ * `sentAt`/`doneAt` are the same two instants as wall-clock ms; `json` is null when the body is not JSON; `cookies` are the Set-Cookie lines). Rejects on a network error or after `timeoutMs` (default 120 s).
+ */
+export function request(baseUrl, method, path, body, { timeoutMs = 120_000, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const started = performance.now();
@@ -23,7 +41,7 @@ export function request(baseUrl, method, path, body, { timeoutMs = 120_000 } = {
       {
         method,
         agent,
-        headers: payload ? { "content-type": "application/json", "content-length": payload.length } : { "content-length": 0 },
+        headers: withCredentials(baseUrl, { ...(payload ? { "content-type": "application/json", "content-length": payload.length } : { "content-length": 0 }), ...headers }),
         timeout: timeoutMs,
       },
       (res) => {
@@ -39,7 +57,7 @@ export function request(baseUrl, method, path, body, { timeoutMs = 120_000 } = {
           } catch {
             // not JSON
           }
-          resolve({ status: res.statusCode, json, text, ms, sentAt, doneAt: sentAt + ms });
+          resolve({ status: res.statusCode, json, text, cookies: res.headers["set-cookie"] ?? [], ms, sentAt, doneAt: sentAt + ms });
         });
       },
     );
@@ -59,7 +77,7 @@ export function readEventStream(baseUrl, path, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolve, reject) => {
     const events = [];
     let openedAt = null;
-    const req = http.request(`${baseUrl}${path}`, { method: "GET", agent, headers: { accept: "text/event-stream" }, timeout: timeoutMs }, (res) => {
+    const req = http.request(`${baseUrl}${path}`, { method: "GET", agent, headers: withCredentials(baseUrl, { accept: "text/event-stream" }), timeout: timeoutMs }, (res) => {
       openedAt = wallClockMs();
       if (res.statusCode !== 200) {
         res.resume();

@@ -1,6 +1,6 @@
 /**
  * Starts and stops the real production console for the benchmarks: `node scripts/start.mjs` (migrate,
- * build when stale, `next start`) as the leader of its own process group, its output appended to a log
+ * build when stale, scripts/console-server.mjs) as the leader of its own process group, its output appended to a log
  * file, and the whole group killed at the end. Also finds the pid of the Node process that actually
  * serves HTTP (the one holding the listening socket) so its RSS can be read from /proc.
  */
@@ -9,7 +9,33 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { request } from "./http.mjs";
+import { authorize, request } from "./http.mjs";
+
+/** The first admin of the benchmark console (its database is fresh, so it is created at start). */
+export const BENCH_ADMIN = { email: "bench-admin@console.local", password: "bench-admin-password-0123" };
+
+/**
+ * Signs the bench admin in (POST /api/v1/auth/login, which answers only once the console has started)
+ * and creates an API token under the default persona with that session; later requests to the console
+ * send it (authorize()). Resolves with true when done, false while the console is not answering yet;
+ * rejects when it answers but refuses.
+ */
+async function signInBench(baseUrl) {
+  let login;
+  try {
+    login = await request(baseUrl, "POST", "/api/v1/auth/login", BENCH_ADMIN, { timeoutMs: 300_000 });
+  } catch {
+    return false;
+  }
+  if (login.status >= 500 || login.status === 404) return false;
+  if (login.status !== 200) throw new Error(`signing in as ${BENCH_ADMIN.email} answered ${login.status}: ${login.text}`);
+  // The answer's own Set-Cookie is not kept by node:http; ask again with it as a Cookie header.
+  const cookie = login.cookies.map((line) => line.split(";")[0]).join("; ");
+  const created = await request(baseUrl, "POST", "/api/v1/tokens", { persona: "default", name: "npm run bench" }, { headers: { cookie, origin: baseUrl } });
+  if (created.status !== 201) throw new Error(`creating the bench token answered ${created.status}: ${created.text}`);
+  authorize(baseUrl, created.json.token);
+  return true;
+}
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export async function freePort() {
@@ -121,8 +147,10 @@ export function ownCpuMs() {
 
 /**
  * Starts `node scripts/start.mjs` in `projectRoot` with `env` added to this process's environment,
- * detached (its own process group; everything it spawns — prisma, next build, next start — stays in
- * it), output appended to `logFile`. Resolves once `readyPath` answers 200, with the server handle:
+ * detached (its own process group; everything it spawns — prisma, next build, the console server — stays in
+ * it), output appended to `logFile`, with `BENCH_ADMIN` as its first admin. Once the console serves, signs
+ * in and creates an API token that every later request sends (signInBench()), then resolves once
+ * `readyPath` answers 200, with the server handle:
  * `{ port, pgid, pid, baseUrl, startedAt, readyMs, buildMs, stop() }`. `buildMs` is the time between
  * start.mjs's "building" and "serving" log lines (null when no build was needed). Rejects when the
  * script exits first or `timeoutMs` passes (after stopping the group).
@@ -133,7 +161,7 @@ export async function startServer({ projectRoot, env, logFile, readyPath, timeou
   const startedAt = performance.now();
   const child = spawn(process.execPath, [path.join(projectRoot, "scripts", "start.mjs")], {
     cwd: projectRoot,
-    env: { ...process.env, HOST: "127.0.0.1", ...env, PORT: String(port) },
+    env: { ...process.env, HOST: "127.0.0.1", CONSOLE_ADMIN_EMAIL: BENCH_ADMIN.email, CONSOLE_ADMIN_PASSWORD: BENCH_ADMIN.password, ...env, PORT: String(port) },
     stdio: ["ignore", log, log],
     detached: true,
   });
@@ -161,6 +189,7 @@ export async function startServer({ projectRoot, env, logFile, readyPath, timeou
 
   let buildStartedAt = null;
   let servingAt = null;
+  let signedIn = false;
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -169,7 +198,8 @@ export async function startServer({ projectRoot, env, logFile, readyPath, timeou
       const text = fs.readFileSync(logFile, "utf8");
       if (buildStartedAt === null && /start: (no production build yet|sources changed)/.test(text)) buildStartedAt = performance.now();
       if (servingAt === null && text.includes("start: serving")) servingAt = performance.now();
-      if (servingAt !== null) {
+      if (servingAt !== null && !signedIn) signedIn = await signInBench(server.baseUrl);
+      if (signedIn) {
         try {
           const answer = await request(server.baseUrl, "GET", readyPath, undefined, { timeoutMs: 120_000 });
           if (answer.status === 200) break;

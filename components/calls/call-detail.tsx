@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -15,9 +15,10 @@ import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
 import { queryKeys } from "@/lib/client/query-keys";
-import { useCall } from "@/lib/client/use-calls";
+import { isAwaitingStatus, useCall } from "@/lib/client/use-calls";
 import { useCallStream } from "@/lib/client/use-call-stream";
 import { isTerminalStatus, type Call, type CallWithEvents } from "@/lib/types/call";
+import { CallApprovalSummary } from "./call-approval-summary";
 import { CallResult } from "./call-result";
 import { CallStatusBadge } from "./call-status-badge";
 import { CallTimeline } from "./call-timeline";
@@ -28,6 +29,7 @@ import { ElapsedTime } from "./elapsed-time";
 import { ExitCode } from "./exit-code";
 import { failureExcerpt } from "./failure-excerpt";
 import { RerunLink } from "./rerun-link";
+import { CallWaitingPanel } from "./call-waiting-panel";
 
 /** How often the call is refetched while its event stream is down. */
 const FALLBACK_POLL_MS = 2000;
@@ -91,8 +93,26 @@ function CallSummary({ call }: { call: Call }) {
             { term: "Ended", value: <DateTime iso={call.endedAt} zone emptyLabel="not ended yet" /> },
             { term: "Duration", value: <span data-testid="call-duration"><CallDuration call={call} /></span> },
             { term: "Exit code", value: <span data-testid="call-exit-code"><ExitCode code={call.exitCode} /></span> },
-            { term: "Requested by", value: call.requestedBy },
+            {
+              term: "Requested by",
+              value: (
+                <span data-testid="call-requested-by">
+                  {call.requestedBy}
+                  {call.tokenName ? <span className="block text-xs text-zinc-500">via token {call.tokenName}</span> : null}
+                </span>
+              ),
+            },
             { term: "Persona", value: <span data-testid="call-persona">{call.persona ?? <EmptyValue label="no persona" />}</span> },
+            { term: "Confirmed by", value: <span data-testid="call-confirmed-by">{call.confirmedBy ?? <EmptyValue label="no confirmation" />}</span> },
+            {
+              term: "Digest",
+              wide: true,
+              value: (
+                <span className="font-mono text-xs break-all" data-testid="call-digest" title="SHA-256 of the skill, canonical args, manifest and entry hashes, env_allow and timeout">
+                  {call.digest ?? <EmptyValue label="no digest" />}
+                </span>
+              ),
+            },
           ]}
         />
       </CardBody>
@@ -133,22 +153,8 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
 
   return (
     <>
-      <PageHeader
-        eyebrow={
-          <nav aria-label="Breadcrumb" className="flex items-center gap-1">
-            <Link href="/calls" className="hover:text-zinc-800 hover:underline">
-              Calls
-            </Link>
-            <span aria-hidden="true">/</span>
-            <span className="font-mono">{call.id}</span>
-          </nav>
-        }
-        title={
-          <Link href={`/skills/${encodeURIComponent(call.skill)}`} className="font-mono hover:text-blue-700 hover:underline">
-            {call.skill}
-          </Link>
-        }
-        badges={<CallStatusBadge status={call.status} />}
+      <CallHeader
+        call={call}
         actions={
           <>
             {call.status === "running" || call.status === "queued" ? <CancelCallButton callId={call.id} status={call.status} /> : null}
@@ -170,7 +176,50 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
       ) : null}
       <div className="space-y-4">
         {finished ? <CallResult call={call} excerpt={excerpt} /> : null}
+        {call.digest ? <CallApprovalSummary callId={call.id} /> : null}
         <CallTimeline stream={stream} status={call.status} />
+        <ArgsCard call={call} />
+      </div>
+    </>
+  );
+}
+
+/** The page header of a call: breadcrumb, skill link, status badge and `actions`. */
+function CallHeader({ call, actions }: { call: Call; actions?: ReactNode }) {
+  return (
+    <PageHeader
+      eyebrow={
+        <nav aria-label="Breadcrumb" className="flex items-center gap-1">
+          <Link href="/calls" className="hover:text-zinc-800 hover:underline">
+            Calls
+          </Link>
+          <span aria-hidden="true">/</span>
+          <span className="font-mono">{call.id}</span>
+        </nav>
+      }
+      title={
+        <Link href={`/skills/${encodeURIComponent(call.skill)}`} className="font-mono hover:text-blue-700 hover:underline">
+          {call.skill}
+        </Link>
+      }
+      badges={<CallStatusBadge status={call.status} />}
+      actions={actions}
+    />
+  );
+}
+
+/**
+ * A call that waits for people (awaiting confirmation or approval): no process and no event stream
+ * yet, so the page shows what it waits for (CallWaitingPanel) and the exact args while useCall re-reads
+ * the call every 1.5 s; once it starts (on any console process) CallDetail swaps in the live CallView.
+ */
+function WaitingCallView({ call }: { call: Call }) {
+  return (
+    <>
+      <CallHeader call={call} />
+      <CallSummary call={call} />
+      <div className="space-y-4">
+        <CallWaitingPanel call={call} />
         <ArgsCard call={call} />
       </div>
     </>
@@ -179,9 +228,10 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
 
 /**
  * The call page body: header (skill link, status, cancel), summary (started or queued, ended,
- * duration, exit code, requester, persona), then — once the call ends — its result, the live stderr
- * timeline and the args. Falls back to polling the call
- * while the event stream is down.
+ * duration, exit code, requester and token, persona, confirmed by, digest), then — once the call
+ * ends — its result and approval, the live stderr timeline and the args. A call waiting for a
+ * confirmation or signatures shows WaitingCallView and is polled until it starts. Falls back to
+ * polling the call while the event stream is down.
  */
 export function CallDetail({ id }: { id: string }) {
   const [streamTrouble, setStreamTrouble] = useState(false);
@@ -217,5 +267,6 @@ export function CallDetail({ id }: { id: string }) {
       </Alert>
     );
   }
+  if (isAwaitingStatus(call.data.status)) return <WaitingCallView call={call.data} />;
   return <CallView call={call.data} onStreamTrouble={setStreamTrouble} />;
 }

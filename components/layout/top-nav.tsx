@@ -2,28 +2,57 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+import { ApprovalsBadge } from "@/components/approvals/approvals-badge";
 import { cx } from "@/components/ui/class-names";
+import { useIdentity } from "@/lib/client/identity";
+import type { Role } from "@/lib/types/identity";
+import { UserMenu } from "./user-menu";
 
-const LINKS = [
-  { href: "/skills", label: "Skills", match: (path: string) => path === "/" || path.startsWith("/skills") },
-  { href: "/calls", label: "Calls", match: (path: string) => path.startsWith("/calls") },
-  { href: "/loader", label: "Loader", match: (path: string) => path.startsWith("/loader") },
-] as const;
+/** One section of the navigation; `adminOnly` sections are hidden from everyone else. */
+interface NavLink {
+  href: string;
+  label: string;
+  match: (path: string) => boolean;
+  badge?: ReactNode;
+  adminOnly?: boolean;
+}
 
-/** The console's top bar: product name and the Skills / Calls / Loader sections, the current one marked. */
+const under = (prefix: string) => (path: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+const LINKS: NavLink[] = [
+  { href: "/skills", label: "Skills", match: (path) => path === "/" || under("/skills")(path) },
+  { href: "/calls", label: "Calls", match: under("/calls") },
+  { href: "/approvals", label: "Approvals", match: under("/approvals"), badge: <ApprovalsBadge /> },
+  { href: "/personas", label: "Personas", match: under("/personas") },
+  { href: "/tokens", label: "Tokens", match: under("/tokens") },
+  { href: "/users", label: "Users", match: under("/users"), adminOnly: true },
+  { href: "/audit", label: "Audit", match: under("/audit") },
+  { href: "/loader", label: "Loader", match: under("/loader") },
+];
+
+function visibleLinks(role: Role | undefined): NavLink[] {
+  return LINKS.filter((link) => !link.adminOnly || role === "admin");
+}
+
+/**
+ * The console's top bar: product name, the sections (the current one marked; Approvals with its count
+ * of pending requests; Users for admins only) and the signed-in person with Sign out.
+ */
 export function TopNav() {
   const pathname = usePathname() ?? "/";
+  const identity = useIdentity();
   return (
     <header className="sticky top-0 z-20 border-b border-zinc-800 bg-zinc-950 text-zinc-300">
-      <div className="mx-auto flex h-12 max-w-7xl items-center gap-6 px-4 sm:px-6">
-        <Link href="/skills" className="flex items-center gap-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-blue-400">
+      <div className="mx-auto flex h-12 max-w-7xl items-center gap-4 px-4 sm:px-6">
+        <Link href="/skills" className="flex shrink-0 items-center gap-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-blue-400">
           <span aria-hidden="true" className="grid size-6 place-items-center rounded bg-gradient-to-br from-emerald-400 to-blue-500 font-mono text-[11px] font-bold text-zinc-950">
             {">_"}
           </span>
-          Skill console
+          <span className="hidden md:inline">Skill console</span>
         </Link>
-        <nav aria-label="Main" className="flex h-full items-stretch gap-1">
-          {LINKS.map((link) => {
+        <nav aria-label="Main" className="flex h-full min-w-0 items-stretch gap-0.5 overflow-x-auto">
+          {visibleLinks(identity.data?.role).map((link) => {
             const active = link.match(pathname);
             return (
               <Link
@@ -31,18 +60,17 @@ export function TopNav() {
                 href={link.href}
                 aria-current={active ? "page" : undefined}
                 className={cx(
-                  "relative flex items-center px-2.5 text-sm transition-colors hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400",
+                  "relative flex shrink-0 items-center gap-1.5 px-2 text-sm transition-colors hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400",
                   active ? "text-white after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-emerald-400" : "text-zinc-400",
                 )}
               >
                 {link.label}
+                {link.badge}
               </Link>
             );
           })}
         </nav>
-        <span className="ml-auto hidden text-xs text-zinc-500 sm:block" title="The API has no login yet; keep the console on loopback.">
-          local · no auth
-        </span>
+        <div className="ml-auto shrink-0">{identity.data ? <UserMenu identity={identity.data} /> : null}</div>
       </div>
     </header>
   );

@@ -19,11 +19,18 @@ import { CopyCurlButton } from "@/components/calls/copy-curl-button";
 import { Kbd } from "@/components/ui/kbd";
 import { isApiError, type AjvErrorDetail } from "@/lib/client/api-error";
 import type { FieldMessage } from "@/lib/client/validation-messages";
+import { useConfirmCall, useDropCall } from "@/lib/client/approvals";
+import { previewPolicy } from "@/lib/client/policy-preview";
 import { useStartCall } from "@/lib/client/use-calls";
+import { usePersonas } from "@/lib/client/use-personas";
+import type { Call } from "@/lib/types/call";
+import { DEFAULT_PERSONA_NAME } from "@/lib/types/persona";
 import type { Skill } from "@/lib/types/skill";
 import type { ArgPreset } from "@/lib/types/preset";
-import { ApprovalNotice } from "./approval-notice";
+import { findPersona, PersonaPicker } from "./persona-picker";
+import { PolicyNotice } from "./policy-notice";
 import { PresetBar } from "./preset-bar";
+import { RunConfirmDialog } from "./run-confirm-dialog";
 
 const FORM_ID = "skill-args-form";
 
@@ -70,10 +77,14 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
 }
 
 /**
- * The test-run panel of a skill page: the args form generated from the skill's schema (with its
- * defaults), a Raw JSON view kept in sync both ways, and the Run button, which starts the call with
- * `wait: false` and opens its call page. Shows the server's refusals: `invalid_args` on the fields and
- * as a list, `approval_required` (Run is disabled up front for non-safe skills), anything else as is.
+ * The test-run panel of a skill page: the persona the call runs under (default `default`) with what the
+ * policy will do for it and the skill's class, the args form generated from the skill's schema (with
+ * its defaults), a Raw JSON view kept in sync both ways, and the Run button, which starts the call with
+ * `wait: false` and the persona (issue 4 points 2 and 4). The server's answer rules: `running`/`queued`
+ * and `awaiting_approval` open the call page; `awaiting_confirmation` opens the explicit confirm step
+ * (Confirm and run → POST …/confirm, then the call page; Don't run → cancel); refusals are shown —
+ * `invalid_args` on the fields and as a list, `forbidden` with the policy's reason, anything else as is.
+ * Run is disabled up front when the policy table denies the class under the chosen persona.
  * `loaded` (a past call's args, from `?from=`) replaces the defaults, even when they no longer match
  * the schema: the mismatch is listed. Presets load the same way; "Copy as curl" copies the current args.
  */
@@ -92,12 +103,24 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
   const [navigating, startNavigation] = useTransition();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const startCall = useStartCall();
+  const confirmCall = useConfirmCall();
+  const dropCall = useDropCall();
+  const personas = usePersonas();
+  const [personaName, setPersonaName] = useState(DEFAULT_PERSONA_NAME);
+  const [toConfirm, setToConfirm] = useState<Call | null>(null);
+  const [dropped, setDropped] = useState<Call | null>(null);
+  const persona = findPersona(personas.data, personaName);
+  const preview = persona ? previewPolicy(persona.permission_mode, skill.class) : null;
 
   const blockedReason = !skill.available
     ? `This skill is unavailable: ${skill.unavailableReason ?? "see the loader report"}.`
-    : skill.class !== "safe"
-      ? "Run is disabled: this skill needs an approval."
+    : preview?.outcome === "deny" && persona
+      ? `Run is disabled: a ${persona.permission_mode} persona may not run ${skill.class} skills.`
       : null;
+
+  function openCall(call: Call) {
+    startNavigation(() => router.push(`/calls/${encodeURIComponent(call.id)}`));
+  }
 
   const serverError = startCall.error;
   const serverAjvErrors = useMemo(() => (isApiError(serverError, "invalid_args") ? serverError.ajvErrors : []), [serverError]);
@@ -106,10 +129,36 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
   function run(value: Args) {
     if (blockedReason) return;
     setLocalErrors([]);
+    setDropped(null);
     startCall.mutate(
-      { skill: skill.name, args: value },
-      { onSuccess: (call) => startNavigation(() => router.push(`/calls/${encodeURIComponent(call.id)}`)) },
+      { skill: skill.name, args: value, persona: personaName },
+      {
+        onSuccess: (call) => {
+          if (call.status === "awaiting_confirmation") {
+            confirmCall.reset();
+            dropCall.reset();
+            setToConfirm(call);
+          } else {
+            openCall(call);
+          }
+        },
+      },
     );
+  }
+
+  function confirm() {
+    if (!toConfirm) return;
+    confirmCall.mutate(toConfirm.id, { onSuccess: (call) => openCall(call) });
+  }
+
+  function decline() {
+    if (!toConfirm) return;
+    dropCall.mutate(toConfirm.id, {
+      onSuccess: (call) => {
+        setToConfirm(null);
+        setDropped(call);
+      },
+    });
   }
 
   function runRaw() {
@@ -228,7 +277,14 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
             {sourceNote}
           </p>
         ) : null}
-        {skill.class !== "safe" ? <ApprovalNotice skillClass={skill.class} /> : null}
+        <PersonaPicker
+          value={personaName}
+          onChange={(name) => {
+            setPersonaName(name);
+            startCall.reset();
+          }}
+        />
+        {skill.class !== "safe" ? <PolicyNotice skillClass={skill.class} persona={persona} preview={preview} /> : null}
         {!skill.available ? (
           <Alert tone="danger" title="Unavailable">
             {skill.unavailableReason ?? "The loader marked this skill unavailable."}
@@ -276,8 +332,8 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
                 <FieldMessageList messages={listAjvErrors(serverAjvErrors)} className="mt-1 list-inside list-disc" data-testid="server-args-errors" />
               ) : null}
             </Alert>
-          ) : isApiError(serverError, "approval_required") ? (
-            <Alert tone="warning" title="Approval required">
+          ) : isApiError(serverError, "forbidden") || isApiError(serverError, "approval_required") ? (
+            <Alert tone="danger" title="Not allowed" data-testid="policy-refusal">
               {serverError.message}
             </Alert>
           ) : (
@@ -286,12 +342,31 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
             </Alert>
           )
         ) : null}
+
+        {dropped ? (
+          <Alert tone="info" title="Not run" live data-testid="call-dropped">
+            Call <code className="font-mono">{dropped.id}</code> was dropped ({dropped.status.replace(/_/g, " ")}); nothing ran.
+          </Alert>
+        ) : null}
       </div>
+      <RunConfirmDialog
+        call={toConfirm}
+        skillClass={skill.class}
+        pending={confirmCall.isPending || navigating ? "confirm" : dropCall.isPending ? "decline" : null}
+        error={confirmCall.error?.message ?? dropCall.error?.message ?? null}
+        onConfirm={confirm}
+        onDecline={decline}
+      />
       <div className="flex items-center justify-between gap-3 border-t border-zinc-200 bg-zinc-50/70 px-4 py-2.5">
         <p className="text-xs text-zinc-500">
           {blockedReason ?? (
             <>
-              Starts the call and follows its stderr live. <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> runs from any field.
+              {preview?.outcome === "confirm"
+                ? "Asks you to confirm the exact args, then starts the call."
+                : preview?.outcome === "dual_sign"
+                  ? "Files a request that two other approvers sign; the call page follows it."
+                  : "Starts the call and follows its stderr live."}{" "}
+              <Kbd>Ctrl</Kbd>+<Kbd>Enter</Kbd> runs from any field.
             </>
           )}
         </p>

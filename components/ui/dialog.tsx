@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
 
 /**
@@ -30,6 +30,8 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // One id per dialog: a page may hold several (one per approval card), each named by its own title.
+  const titleId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -41,7 +43,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
       onClose={onClose}
       onCancel={(event) => {
         if (pending) event.preventDefault();
@@ -52,7 +54,7 @@ export function ConfirmDialog({
       className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
     >
       <div className="p-5">
-        <h2 id="confirm-dialog-title" className="text-base font-semibold text-zinc-900">
+        <h2 id={titleId} className="text-base font-semibold text-zinc-900">
           {title}
         </h2>
         {children ? <div className="mt-2 text-sm text-zinc-600">{children}</div> : null}

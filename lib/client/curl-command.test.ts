@@ -9,7 +9,7 @@ function bash(script: string): string {
 
 /** The command with `curl` swapped for a function that prints its args and stdin, one per line. */
 function runWithFakeCurl(command: string): { argv: string[]; stdin: string } {
-  const out = bash(`curl() { printf '%s\\0' "$@"; printf '\\1'; cat; }\n${command}`);
+  const out = bash(`SKILL_CONSOLE_TOKEN='skc_test$x'\ncurl() { printf '%s\\0' "$@"; printf '\\1'; cat; }\n${command}`);
   const [argvPart = "", stdin = ""] = out.split("\u0001");
   return { argv: argvPart.split("\0").slice(0, -1), stdin };
 }
@@ -33,7 +33,7 @@ describe("curlCommand", () => {
     const command = curlCommand({ origin: "http://127.0.0.1:3000", skill: "slow_echo", args: { message: "hi" } });
     expect(command).toBe(
       [
-        `curl -sS -X POST 'http://127.0.0.1:3000/api/v1/skills/slow_echo/calls' -H 'content-type: application/json' --data-binary @- <<'JSON'`,
+        `curl -sS -X POST 'http://127.0.0.1:3000/api/v1/skills/slow_echo/calls' -H "Authorization: Bearer $SKILL_CONSOLE_TOKEN" -H 'content-type: application/json' --data-binary @- <<'JSON'`,
         "{",
         '  "args": {',
         '    "message": "hi"',
@@ -48,7 +48,7 @@ describe("curlCommand", () => {
   it("hands curl the exact args: quotes, newlines, unicode, $ and backticks are not expanded", () => {
     const command = curlCommand({ origin: "http://localhost:3123", skill: "slow_echo", args: TRICKY });
     const { argv, stdin } = runWithFakeCurl(command);
-    expect(argv).toEqual(["-sS", "-X", "POST", "http://localhost:3123/api/v1/skills/slow_echo/calls", "-H", "content-type: application/json", "--data-binary", "@-"]);
+    expect(argv).toEqual(["-sS", "-X", "POST", "http://localhost:3123/api/v1/skills/slow_echo/calls", "-H", "Authorization: Bearer skc_test$x", "-H", "content-type: application/json", "--data-binary", "@-"]);
     expect(JSON.parse(stdin)).toEqual({ args: TRICKY });
   });
 
@@ -68,5 +68,11 @@ describe("curlCommand", () => {
   it("encodes an odd skill name into the URL path and quotes the whole URL", () => {
     const { argv } = runWithFakeCurl(curlCommand({ origin: "http://h:1", skill: "we'ird $name", args: {} }));
     expect(argv[3]).toBe("http://h:1/api/v1/skills/we'ird%20%24name/calls");
+  });
+
+  it("reads the API token from $SKILL_CONSOLE_TOKEN, so no secret is ever in the copied text", () => {
+    const command = curlCommand({ origin: "http://h:1", skill: "s", args: {} });
+    expect(command).not.toMatch(/skc_/);
+    expect(runWithFakeCurl(command).argv[5]).toBe("Authorization: Bearer skc_test$x");
   });
 });

@@ -1,4 +1,5 @@
 import { ApiError } from "./api-error";
+import { loginPathFor } from "./safe-next-path";
 
 /** The part of the API path after the origin, always starting `/api/`. */
 export type ApiPath = `/api/${string}`;
@@ -13,11 +14,11 @@ function isEnvelope(body: unknown): body is { error: { code: string; message: st
  * The one fetch wrapper of the client: requests `path` on the same origin, sends `body` as JSON when
  * given, and resolves to the parsed JSON answer typed `T` (the caller names the contract's shape).
  * Throws ApiError: the server's envelope decoded for a non-2xx answer, `network` when the request
- * failed, `bad_response` when the answer is not JSON.
+ * failed, `bad_response` when the answer is not JSON. A 401 also sends the browser to the login page.
  */
 export async function fetchJson<T>(
   path: ApiPath,
-  init: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown; signal?: AbortSignal } = {},
+  init: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   let response: Response;
   try {
@@ -41,12 +42,25 @@ export async function fetchJson<T>(
   }
 
   if (!response.ok) {
+    if (response.status === 401) sendToLogin(path);
     if (isEnvelope(body)) {
       throw new ApiError(response.status, body.error.code as ApiError["code"], body.error.message, body.error.details);
     }
     throw new ApiError(response.status, "bad_response", `HTTP ${response.status} from ${path} without an error body.`);
   }
   return body as T;
+}
+
+/**
+ * The session ended or was revoked (any API answer 401, issue 4 point 1: pages go to the login page):
+ * sends the browser to /login with the current page as `next`. A failed sign-in (401 from the login
+ * endpoint itself) and the login page stay where they are.
+ */
+function sendToLogin(path: ApiPath): void {
+  if (typeof window === "undefined" || path.startsWith("/api/v1/auth/login")) return;
+  const { pathname, search, hash } = window.location;
+  if (pathname === "/login") return;
+  window.location.assign(loginPathFor(`${pathname}${search}${hash}`));
 }
 
 /** Builds `path?query` from the defined, non-empty entries of `params` (undefined and "" are left out). */

@@ -1,3 +1,4 @@
+import type { ApprovalStatus } from "@/lib/types/approval";
 import type { CallStatus } from "@/lib/types/call";
 
 /** Filters of the calls history (`GET /api/v1/calls`). */
@@ -28,5 +29,28 @@ export const queryKeys = {
   },
   loader: {
     report: () => ["loader", "report"] as const,
+  },
+  approvals: {
+    all: ["approvals"] as const,
+    list: (status: ApprovalStatus | "all") => ["approvals", "list", status] as const,
+  },
+  personas: {
+    all: ["personas"] as const,
+    list: () => ["personas", "list"] as const,
+  },
+  session: {
+    identity: () => ["session", "identity"] as const,
+  },
+  tokens: {
+    all: ["tokens"] as const,
+    list: () => ["tokens", "list"] as const,
+  },
+  users: {
+    all: ["users"] as const,
+    list: () => ["users", "list"] as const,
+  },
+  audit: {
+    all: ["audit"] as const,
+    list: (callId: string) => ["audit", "list", callId] as const,
   },
 };

@@ -1,3 +1,4 @@
+import { expireDueApprovals } from "./approvals/expire-approvals";
 import { ensureFirstAdmin } from "./auth/users";
 import { recoverInterruptedCalls, renewLeases } from "./calls/call-lease";
 import { dbReady } from "./db";
@@ -12,7 +13,8 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
  * are served only after the first loader scan): opens the database, creates the default persona and the first admin when missing (issue 4), runs the first skill scan, marks
  * `interrupted` the calls of consoles whose lease lapsed, then keeps renewing this console's leases every
- * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS. Idempotent; a failure is
+ * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS, and expires approvals and
+ * confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS. Idempotent; a failure is
  * returned to every waiter and retried by the next call.
  */
 export function ensureConsoleStarted(): Promise<void> {
@@ -32,6 +34,18 @@ async function start(): Promise<void> {
   await recover();
   setInterval(() => void renewLeases().catch((error: unknown) => console.error("lease renewal failed:", error)), Math.max(100, Math.floor(leaseMs / 3))).unref();
   setInterval(() => void recover(), leaseMs).unref();
+  setInterval(() => void sweepExpired(), EXPIRY_SWEEP_MS).unref();
+}
+
+/** How often the console expires approvals and confirmations past their TTL, in ms. */
+const EXPIRY_SWEEP_MS = 5_000;
+
+async function sweepExpired(): Promise<void> {
+  try {
+    await expireDueApprovals();
+  } catch (error) {
+    console.error("expiring approvals failed:", error);
+  }
 }
 
 async function recover(): Promise<void> {

@@ -2,6 +2,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import { sqlitePathOf } from "./database-url";
+import { serialisedFactory } from "./serialised-sqlite-adapter";
 import { config } from "./env";
 
 const DB_KEY = Symbol.for("skill-console.db");
@@ -20,7 +21,8 @@ function open(url: string): DbHolder {
   } finally {
     setup.close();
   }
-  const adapter = new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS });
+  // Serialised: an open interactive transaction owns the one connection (serialised-sqlite-adapter.ts).
+  const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }));
   const client = new PrismaClient({ adapter });
   return { client, ready: client.$connect(), url };
 }

@@ -69,7 +69,7 @@ describe("POST /api/v1/skills/{name}/calls", () => {
     const response = await startCall("greet", { args: { who: "ops" } });
     expect(response.status).toBe(200);
     const { call } = (await response.json()) as { call: Call };
-    expect(call).toMatchObject({ skill: "greet", status: "succeeded", result: { hello: "ops" }, exitCode: 0, error: null, args: { who: "ops" }, persona: null, requestedBy: "anonymous" });
+    expect(call).toMatchObject({ skill: "greet", status: "succeeded", result: { hello: "ops" }, exitCode: 0, error: null, args: { who: "ops" }, persona: "default", requestedBy: "admin@console.local" });
     expect(call.durationMs).toBeGreaterThan(0);
     const stored = (await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } })).json()) as { call: CallWithEvents };
     expect(stored.call.events.map((event) => [event.seq, event.stream, event.line])).toEqual([
@@ -107,13 +107,14 @@ describe("POST /api/v1/skills/{name}/calls", () => {
     expect(body.error.details).toEqual([expect.objectContaining({ instancePath: "/email", keyword: "format" })]);
   });
 
-  it.each(["mutator", "destroyer"])("answers 403 approval_required for %s and never starts a process", async (skill) => {
+  it.each([
+    ["mutator", "persona default (read-only): a read-only persona may not run mutating skills"],
+    ["destroyer", "persona default (read-only): a read-only persona may not run dangerous skills"],
+  ])("answers 403 forbidden for %s under the default persona and never starts a process", async (skill, reason) => {
     const before = await db().call.count();
     const response = await startCall(skill, { args: {} });
     expect(response.status).toBe(403);
-    const body = (await response.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe("approval_required");
-    expect(body.error.message).toContain(skill);
+    expect(await response.json()).toEqual({ error: { code: "forbidden", message: `${skill}: ${reason}` } });
     expect(fs.existsSync(marker(`${skill}-ran`))).toBe(false);
     expect(await db().call.count()).toBe(before);
   });

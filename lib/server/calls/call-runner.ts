@@ -6,9 +6,14 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { config, consoleEnvValue } from "../env";
 import { interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
+import { recordAudit } from "../audit/audit-trail";
+import { digestMismatch } from "../approvals/call-digest";
+import { voidApprovalOfCall } from "../approvals/void-approval";
+import { TRANSACTION_OPTIONS } from "../approvals/transaction-options";
 import { openChannel, publishEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { CallSlots } from "./call-slots";
+import { consoleInstanceId } from "./console-instance";
 import { TimelineWriter } from "./timeline-writer";
 
 interface LocalCall {
@@ -91,12 +96,16 @@ export function childEnvironment(envAllow: readonly string[]): Record<string, st
  * through the executor with the args as JSON on stdin, records the stderr timeline, and stores the end
  * state with a compare-and-set on `running` (a call another console already marked `interrupted` keeps
  * that status). `releaseQueueRoom` (from reserveQueueRoom) is called once the call leaves the queue.
+ * `expectedDigest` (the call's digest frozen at request time, DESIGN.md "Dual-sign rules") is
+ * recomputed from the files on disk just before the call is claimed `running`; a mismatch ends the call
+ * `expired` with the reason, voids its approval, and spawns nothing. Claiming writes `call.started` and
+ * the end state `call.finished` to the audit trail.
  * Returns at once; the promise of the finished Call is available through waitForCall().
  */
-export function runCall(callId: string, skill: SubprocessSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined): void {
+export function runCall(callId: string, skill: SubprocessSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined, expectedDigest: string | null = null): void {
   openChannel(callId);
   const local: LocalCall = { process: null, cancelRequested: false, queueAbort: new AbortController(), finished: Promise.resolve(null as unknown as Call) };
-  local.finished = execute(callId, skill, argsJson, local, releaseQueueRoom).finally(() => {
+  local.finished = execute(callId, skill, argsJson, local, releaseQueueRoom, expectedDigest).finally(() => {
     releaseQueueRoom();
     state.calls.delete(callId);
   });
@@ -140,7 +149,7 @@ async function changedSinceAccepted(skill: SubprocessSkill): Promise<string | nu
   return `skill ${skill.name} changed (loader reload) while the call was queued; it was not started, start it again`;
 }
 
-async function execute(callId: string, skill: SubprocessSkill, argsJson: string, local: LocalCall, releaseQueueRoom: () => void): Promise<Call> {
+async function execute(callId: string, skill: SubprocessSkill, argsJson: string, local: LocalCall, releaseQueueRoom: () => void, expectedDigest: string | null): Promise<Call> {
   const settings = config();
   const gotSlot = await state.slots.acquire(local.queueAbort.signal);
   releaseQueueRoom();
@@ -155,11 +164,21 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
       timeline.append("system", changed);
       return await finish(callId, timeline, "queued", { status: "failed", exitCode: null, error: changed }, null, false);
     }
-    const started = await db().call.updateMany({
-      where: { id: callId, status: "queued" },
-      data: { status: "running", startedAt: new Date() },
-    });
-    if (started.count !== 1) return toCall(await db().call.findUniqueOrThrow({ where: { id: callId } }));
+    if (expectedDigest !== null) {
+      const mismatch = digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: await frozenDigestInput(callId) });
+      if (mismatch) {
+        timeline.append("system", `not started: ${mismatch}`);
+        await voidApprovalOfCall(callId, mismatch);
+        return await finish(callId, timeline, "queued", { status: "expired", exitCode: null, error: mismatch }, null, false);
+      }
+    }
+    const claimed = await db().$transaction(async (tx) => {
+      const started = await tx.call.updateMany({ where: { id: callId, status: "queued" }, data: { status: "running", startedAt: new Date() } });
+      if (started.count !== 1) return false;
+      await recordAudit({ action: "call.started", actor: "system", callId, skill: skill.name, digest: expectedDigest, details: { console: consoleInstanceId() } }, tx);
+      return true;
+    }, TRANSACTION_OPTIONS);
+    if (!claimed) return toCall(await db().call.findUniqueOrThrow({ where: { id: callId } }));
 
     const timeoutMs = skill.timeoutSeconds * 1000;
     let identityWrite: Promise<unknown> = Promise.resolve();
@@ -217,6 +236,11 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
   }
 }
 
+/** The canonical digest input frozen with the call's approval, to name what changed; null for calls without one. */
+async function frozenDigestInput(callId: string): Promise<string | null> {
+  return (await db().approval.findUnique({ where: { callId }, select: { digestInput: true } }))?.digestInput ?? null;
+}
+
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {
   const after = `after ${outcome.durationMs} ms`;
   if (status === "succeeded") return `exited with code 0 ${after}`;
@@ -236,6 +260,7 @@ async function finish(
   await timeline.close();
   // One compare-and-set that also returns the row; a call another console already ended (interrupted
   // after a lapsed lease) keeps its status, and is then read as it is.
+  let won = true;
   const row = await db()
     .call.update({
       where: { id: callId, status: expectedStatus },
@@ -253,9 +278,20 @@ async function finish(
     })
     .catch((error: unknown) => {
       if ((error as { code?: string }).code !== "P2025") throw error;
+      won = false;
       return db().call.findUniqueOrThrow({ where: { id: callId } });
     });
   const call = toCall(row);
+  if (won) {
+    await recordAudit({
+      action: "call.finished",
+      actor: "system",
+      callId,
+      skill: row.skill,
+      digest: row.digest,
+      details: { status: call.status, exitCode: call.exitCode, error: call.error, durationMs: call.durationMs },
+    }).catch((error: unknown) => console.error("audit of a finished call failed:", error));
+  }
   publishEnd(callId, call);
   return call;
 }

@@ -1,5 +1,7 @@
 import type { Call } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
+import { roleAtLeast, type Identity } from "@/lib/types/identity";
+import { cancelWaitingCall } from "../approvals/cancel-waiting-call";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { cancelLocalCall, waitForCall } from "./call-runner";
@@ -9,13 +11,25 @@ import { getCall } from "./read-calls";
 const REMOTE_CANCEL_WAIT_MS = 30_000;
 
 /**
- * Cancels a queued or running call (`POST /api/v1/calls/{id}/cancel`) and returns it once it reached
- * its end state — for a running call that is after its whole process group is gone (DESIGN.md). A call
- * owned by another console gets a stored cancel request that its owner applies on its next lease
- * renewal. Throws `not_found`, or `not_running` (409) when the call is already over or awaits a person.
+ * Cancels a call (`POST /api/v1/calls/{id}/cancel`; DESIGN.md: the requester, or an operator and
+ * above) and returns it once it reached its end state. A call awaiting a confirmation or signatures
+ * ends `cancelled` at once (cancelWaitingCall; its approval `denied`). A queued or running one: for a
+ * running call that is after its whole process group is gone; a call owned by another console gets a
+ * stored cancel request that its owner applies on its next lease renewal. Throws `not_found`,
+ * `forbidden` (neither the requester nor an operator), or `not_running` (409) when it already ended.
  */
-export async function cancelCall(id: string): Promise<Call> {
-  const call = await getCall(id);
+export async function cancelCall(id: string, identity: Identity): Promise<Call> {
+  const row = await db().call.findUnique({ where: { id }, select: { requesterId: true } });
+  if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(id)}`);
+  if (row.requesterId !== identity.userId && !roleAtLeast(identity.role, "operator")) {
+    throw new AppError("forbidden", "only the requester or an operator may cancel this call");
+  }
+  let call = await getCall(id);
+  if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") {
+    if (await cancelWaitingCall(id, identity)) return getCall(id);
+    // A confirmation or the last signature won the race: cancel the run it started.
+    call = await getCall(id);
+  }
   if (call.status !== "queued" && call.status !== "running") {
     throw new AppError("not_running", `call ${id} is ${call.status}, not queued or running`);
   }

@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Call } from "@/lib/types/call";
+import type { Identity } from "@/lib/types/identity";
+import { recordAudit } from "../audit/audit-trail";
+import { auditActor } from "../approvals/audit-actor";
+import { computeCallDigest, type CallDigest } from "../approvals/call-digest";
+import { requestApproval, storeAwaitingConfirmation } from "../approvals/store-waiting-call";
+import { TRANSACTION_OPTIONS } from "../approvals/transaction-options";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { authorizeCall } from "../policy/guard";
+import { authorizeCall, resolveCallPersona } from "../policy/guard";
 import { getRegistry } from "../skills/registry";
 import { checkArgs } from "./check-args";
 import { toCall } from "./call-record";
@@ -10,25 +16,31 @@ import { nextLeaseUntil } from "./call-lease";
 import { consoleInstanceId } from "./console-instance";
 import { reserveQueueRoom, runCall, waitForCall } from "./call-runner";
 
-/** Input of createCall: the parsed request body of `POST /api/v1/skills/{name}/calls`. */
+/** Input of createCall: the parsed request body of `POST /api/v1/skills/{name}/calls` and who sent it. */
 export interface CreateCallInput {
   skillName: string;
   args: unknown;
+  /** The persona named in the body (null: the token's own, or `default`). */
   persona: string | null;
-  requestedBy: string;
+  identity: Identity;
   /** When true, resolve only once the call reached an end state. */
   wait: boolean;
 }
 
 /**
- * Starts a call of a skill (DESIGN.md `POST /api/v1/skills/{name}/calls`): looks the skill up (404
- * `not_found`), validates the args against its schema with ajv before anything is spawned (400
- * `invalid_args` with the ajv errors in `details`; also for args nested deeper than MAX_JSON_DEPTH or
- * whose validation passes ARGS_VALIDATION_BUDGET_MS), runs the policy step (403 `approval_required` or
- * `forbidden`, nothing stored or started), reserves room in the queue of calls waiting for a slot (503
- * `unavailable` when it is full, nothing stored or started), stores the call `queued` with this console
- * as owner, and hands it to the runner. Returns `{call, finished}`: finished is true when `wait` was set and the call is at
- * its end state, false when it is still queued or running.
+ * Starts a call of a skill (DESIGN.md `POST /api/v1/skills/{name}/calls`, issue 4 points 3–5): looks the
+ * skill up (404 `not_found`), resolves the persona (resolveCallPersona: 403 for a token naming another
+ * persona, 400 for an unknown one), validates the args against the skill's schema before anything is
+ * stored (400 `invalid_args`), asks the policy (403 `forbidden` with the reason, nothing stored), and
+ * freezes the call's digest (409 `conflict` when the skill's files cannot be read, except for a call
+ * that runs at once, which the runner's allow-list recheck then fails). Then, by decision:
+ * - run: reserves queue room (503 `unavailable` when full), stores the call `queued` owned by this
+ *   console and runs it; `finished` is true when `wait` was set and the call reached its end state;
+ * - confirm: stores it `awaiting_confirmation` for a person's POST /calls/{id}/confirm;
+ * - dual_sign: stores it `awaiting_approval` with a `pending` Approval (2 signatures, expires after
+ *   APPROVAL_TTL_SECONDS).
+ * Every call records requester, token, persona and digest, with a `call.requested` audit entry (and
+ * `approval.requested`) written in the same transaction. Returns `{call, finished}`.
  */
 export async function createCall(input: CreateCallInput): Promise<{ call: Call; finished: boolean }> {
   const registry = await getRegistry();
@@ -36,31 +48,69 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(input.skillName)}`);
   if (!skill.available) throw new AppError("conflict", `${skill.name} is unavailable: ${skill.unavailableReason ?? "unknown reason"}`);
 
+  const persona = await resolveCallPersona(input.identity, input.persona);
   const argsJson = await checkArgs(skill, input.args);
-  authorizeCall(skill);
-
-  const releaseQueueRoom = reserveQueueRoom(argsJson);
+  const decision = authorizeCall(persona, skill);
+  const { identity } = input;
   const id = randomUUID();
+  const newCall = (digest: string | null) => ({
+    id,
+    skill: skill.name,
+    skillKind: skill.kind,
+    persona: persona.name,
+    requestedBy: identity.email,
+    requesterId: identity.userId,
+    tokenId: identity.token?.id ?? null,
+    tokenName: identity.token?.name ?? null,
+    args: argsJson,
+    digest,
+  });
+  const requested = (digest: string | null) => ({
+    action: "call.requested",
+    actor: auditActor(identity),
+    actorId: identity.userId,
+    callId: id,
+    skill: skill.name,
+    digest,
+    details: { persona: persona.name, decision: decision.outcome, reason: decision.reason, class: skill.class },
+  });
+
+  if (decision.outcome !== "run") {
+    // A call that waits for people is always bound to what it will run.
+    let digest: CallDigest;
+    try {
+      digest = computeCallDigest(skill, argsJson);
+    } catch (error) {
+      throw new AppError("conflict", `${skill.name} cannot be read to bind the call to it (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); reload the skills`);
+    }
+    const row =
+      decision.outcome === "confirm"
+        ? await storeAwaitingConfirmation(newCall(digest.digest), requested(digest.digest))
+        : await requestApproval(newCall(digest.digest), digest, requested(digest.digest));
+    return { call: toCall(row), finished: false };
+  }
+
+  // A call that runs now and whose files cannot be read is failed by the runner's own allow-list
+  // recheck (recheckEntryBeforeSpawn), as before digests existed.
+  let digest: string | null = null;
+  try {
+    digest = computeCallDigest(skill, argsJson).digest;
+  } catch {
+    digest = null;
+  }
+  const releaseQueueRoom = reserveQueueRoom(argsJson);
   let row;
   try {
-    row = await db().call.create({
-      data: {
-        id,
-        skill: skill.name,
-        skillKind: skill.kind,
-        persona: input.persona,
-        requestedBy: input.requestedBy,
-        args: argsJson,
-        status: "queued",
-        ownerId: consoleInstanceId(),
-        leaseUntil: nextLeaseUntil(),
-      },
-    });
+    row = await db().$transaction(async (tx) => {
+      const created = await tx.call.create({ data: { ...newCall(digest), status: "queued", ownerId: consoleInstanceId(), leaseUntil: nextLeaseUntil() } });
+      await recordAudit(requested(digest), tx);
+      return created;
+    }, TRANSACTION_OPTIONS);
   } catch (error) {
     releaseQueueRoom();
     throw error;
   }
-  runCall(id, skill, argsJson, releaseQueueRoom);
+  runCall(id, skill, argsJson, releaseQueueRoom, digest);
   if (!input.wait) return { call: toCall(row), finished: false };
   const finished = await waitForCall(id);
   return { call: finished ?? toCall(await db().call.findUniqueOrThrow({ where: { id } })), finished: true };

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Persona as PersonaRow } from "@prisma/client";
+import type { Identity } from "@/lib/types/identity";
 import { DEFAULT_PERSONA_NAME, PERMISSION_MODES, type PermissionMode, type Persona } from "@/lib/types/persona";
 import { db } from "../db";
+import type { PersonaInput } from "./persona-input";
 
 /** The API shape of a persona row (list columns are JSON text). */
 export function toPersona(row: PersonaRow): Persona {
@@ -15,6 +17,36 @@ export function toPersona(row: PersonaRow): Persona {
   };
   if (row.categories !== null) persona.categories = JSON.parse(row.categories) as string[];
   return persona;
+}
+
+/** The columns of a persona row for a validated input (lists as JSON text; absent categories = null). */
+export function toPersonaRow(input: PersonaInput): Pick<PersonaRow, "name" | "description" | "permissionMode" | "allow" | "deny" | "categories"> {
+  return {
+    name: input.name,
+    description: input.description,
+    permissionMode: input.permission_mode,
+    allow: JSON.stringify(input.skills.allow),
+    deny: JSON.stringify(input.skills.deny),
+    categories: input.categories === undefined ? null : JSON.stringify(input.categories),
+  };
+}
+
+/** The persona as its YAML spells it: the five fields in order, without times; `categories` only when set. */
+export function toPersonaInput(persona: Persona): PersonaInput {
+  const input: PersonaInput = {
+    name: persona.name,
+    description: persona.description,
+    permission_mode: persona.permission_mode,
+    skills: { allow: [...persona.skills.allow], deny: [...persona.skills.deny] },
+  };
+  if (persona.categories !== undefined) input.categories = [...persona.categories];
+  return input;
+}
+
+/** Who made a change, as the audit trail spells it: the person's email, or `token:<name> (<owner>)`. */
+export function auditActor(identity: Identity): { actor: string; actorId: string } {
+  const actor = identity.via === "token" && identity.token ? `token:${identity.token.name} (${identity.email})` : identity.email;
+  return { actor, actorId: identity.userId };
 }
 
 /** The persona named `name`, or null. */
@@ -38,13 +70,13 @@ export async function ensureDefaultPersona(): Promise<void> {
   await db().persona.createMany({
     data: [
       {
-      id: randomUUID(),
-      name: DEFAULT_PERSONA_NAME,
-      description: "Runs safe skills only. Calls that name no persona run under it.",
-      permissionMode: "read-only",
-      allow: JSON.stringify(["*"]),
-      deny: "[]",
-      categories: null,
+        id: randomUUID(),
+        name: DEFAULT_PERSONA_NAME,
+        description: "Runs safe skills only. Calls that name no persona run under it.",
+        permissionMode: "read-only",
+        allow: JSON.stringify(["*"]),
+        deny: "[]",
+        categories: null,
       },
     ],
   }).catch((error: unknown) => {

@@ -20,9 +20,23 @@ export function matchesSkillPattern(pattern: string, skill: ListedSkill): boolea
   return globMatches(trimmed, skill.name);
 }
 
+// `nonegate`: a leading `!` is a literal character, never "everything but" (an allow entry `!x` must
+// not allow every other skill); braces, extglobs and globstars are not part of the list syntax.
+const GLOB_OPTIONS = { dot: true, nobrace: true, noextglob: true, noglobstar: true, nonegate: true } as const;
+
+/** Compiled globs by pattern: listing thousands of skills for a persona must not recompile each entry per skill. */
+const matchers = new Map<string, (value: string) => boolean>();
+const MAX_CACHED_MATCHERS = 10_000;
+
 function globMatches(glob: string, value: string): boolean {
   if (glob === "") return false;
-  return picomatch.isMatch(value, glob, { dot: true, nobrace: true, noextglob: true, noglobstar: true });
+  let matcher = matchers.get(glob);
+  if (!matcher) {
+    matcher = picomatch(glob, GLOB_OPTIONS);
+    if (matchers.size >= MAX_CACHED_MATCHERS) matchers.clear();
+    matchers.set(glob, matcher);
+  }
+  return matcher(value);
 }
 
 /**

@@ -1,0 +1,6 @@
+import { AuditSkeleton } from "@/components/audit/audit-page";
+
+/** Route loading state of `/audit`: the audit table's skeleton. */
+export default function Loading() {
+  return <AuditSkeleton />;
+}

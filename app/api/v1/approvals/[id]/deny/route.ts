@@ -1,0 +1,16 @@
+import { denyApproval, parseDenyRequest } from "@/lib/server/approvals/deny-approval";
+import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+
+/**
+ * `POST /api/v1/approvals/{id}/deny` `{reason}` (approver and above, a person) → 200 `{approval}` with
+ * status `denied` (its call `denied`); 400 without a reason (1–500 characters), 403 for a token or a
+ * lower role, 409 when not pending (DESIGN.md).
+ */
+export const POST = apiRoute(
+  async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
+    const { id } = await context.params;
+    const reason = parseDenyRequest(await readJsonBody(request, 16 * 1024));
+    return Response.json({ approval: await denyApproval(id, identity, reason) });
+  },
+  { role: "approver" },
+);

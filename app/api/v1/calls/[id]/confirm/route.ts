@@ -1,0 +1,17 @@
+import { confirmCall, parseConfirmRequest } from "@/lib/server/approvals/confirm-call";
+import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+
+/**
+ * `POST /api/v1/calls/{id}/confirm` (operator and above, a person) optional body `{"wait": false}` →
+ * 200 `{call}` at its end state, or 202 `{call}` at once with `"wait": false`; 403 for a token, 409
+ * `conflict` when the call is not awaiting confirmation, 404 (DESIGN.md HTTP interface).
+ */
+export const POST = apiRoute(
+  async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
+    const { id } = await context.params;
+    const wait = parseConfirmRequest(await readJsonBody(request, 16 * 1024));
+    const { call, finished } = await confirmCall(id, identity, wait);
+    return Response.json({ call }, { status: finished ? 200 : 202 });
+  },
+  { role: "operator" },
+);

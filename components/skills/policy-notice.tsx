@@ -1,0 +1,43 @@
+import { Alert } from "@/components/ui/alert";
+import type { PolicyPreview } from "@/lib/client/policy-preview";
+import type { Persona } from "@/lib/types/persona";
+import type { SkillClass } from "@/lib/types/skill";
+
+const CLASS_RULE: Record<Exclude<SkillClass, "safe">, string> = {
+  mutating: "It creates or updates state, so it runs only after one person confirms it, and never under a read-only persona.",
+  dangerous: "Its effects are irreversible, so it runs only under a dual-sign-required persona, after two approvers other than you sign.",
+};
+
+const WHAT_HAPPENS: Record<PolicyPreview["outcome"], string> = {
+  run: "Run starts it at once.",
+  confirm: "Run asks you to confirm the exact args first; confirming runs it.",
+  dual_sign: "Run files a request; it runs after two other approvers sign it on the Approvals page.",
+  deny: "The policy refuses it under this persona; pick another persona to run it.",
+};
+
+/**
+ * What the policy will do before Run is pressed, for a mutating (amber) or dangerous (red) skill: the
+ * class's rule, then DESIGN.md's table cell for the chosen persona's permission mode (`preview`, from
+ * previewPolicy) and what Run will do. A preview only — the persona's allow/deny lists are checked by
+ * the server, whose answer rules. A note, not an alert: read in order, not announced.
+ */
+export function PolicyNotice({ skillClass, persona, preview }: { skillClass: Exclude<SkillClass, "safe">; persona: Persona | undefined; preview: PolicyPreview | null }) {
+  return (
+    <Alert
+      tone={skillClass === "dangerous" ? "danger" : "warning"}
+      role="note"
+      title={`Approval required — this skill is ${skillClass}`}
+      data-testid="approval-notice"
+      data-class={skillClass}
+      data-outcome={preview?.outcome}
+    >
+      <p>{CLASS_RULE[skillClass]}</p>
+      {persona && preview ? (
+        <p className="mt-1" data-testid="policy-preview">
+          Persona <strong className="font-medium">{persona.name}</strong> ({persona.permission_mode}) × {skillClass}:{" "}
+          <strong className="font-medium">{preview.cell}</strong>. {WHAT_HAPPENS[preview.outcome]}
+        </p>
+      ) : null}
+    </Alert>
+  );
+}

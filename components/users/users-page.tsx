@@ -1,0 +1,78 @@
+"use client";
+
+import { PageHeader } from "@/components/layout/page-header";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { useIdentity } from "@/lib/client/identity";
+import { useUsers } from "@/lib/client/use-users";
+import { CreateUserForm } from "./create-user-form";
+import { UsersTable } from "./users-table";
+
+/** Placeholder of the users table while it loads. */
+export function UsersSkeleton() {
+  return (
+    <Card>
+      <SkeletonRows rows={5} className="p-4" />
+    </Card>
+  );
+}
+
+/**
+ * The Users page body (issue 4 point 1; admins only): everyone with an account, their roles (changed
+ * in place, demotions confirmed), and the form that creates a person. Others read "Admins only".
+ */
+export function UsersPage() {
+  const identity = useIdentity();
+  const isAdmin = identity.data?.role === "admin";
+  const users = useUsers(isAdmin);
+  const header = <PageHeader title="Users" description="People who may sign in, and their roles: viewer < operator < approver < admin." />;
+
+  if (identity.isPending) {
+    return (
+      <>
+        {header}
+        <UsersSkeleton />
+      </>
+    );
+  }
+  if (!isAdmin) {
+    return (
+      <>
+        {header}
+        <Alert tone="info" title="Admins only">
+          Only an admin sees and changes the people of the console.
+        </Alert>
+      </>
+    );
+  }
+
+  return (
+    <>
+      {header}
+      <div className="space-y-4">
+        <CreateUserForm />
+        {users.isPending ? (
+          <UsersSkeleton />
+        ) : users.isError ? (
+          <Alert
+            tone="danger"
+            title="Could not load the people"
+            actions={
+              <Button size="sm" onClick={() => void users.refetch()}>
+                Retry
+              </Button>
+            }
+          >
+            {users.error.message}
+          </Alert>
+        ) : (
+          <Card className="overflow-hidden">
+            <UsersTable users={users.data} selfId={identity.data?.userId} />
+          </Card>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Approval, ApprovalStatus } from "@/lib/types/approval";
+import type { Call } from "@/lib/types/call";
+import { fetchJson, withQuery } from "./fetch-json";
+import { queryKeys } from "./query-keys";
+
+/**
+ * How often the approvals queue is re-read. Another approver's signature may land on another console
+ * process sharing the database, so an in-process event bus would miss it: polling the API sees it.
+ */
+export const APPROVALS_POLL_MS = 2000;
+
+/** How often the navigation's pending count is re-read. */
+export const APPROVALS_BADGE_POLL_MS = 5000;
+
+/**
+ * The approvals of one status, or of every status for `"all"` (`GET /api/v1/approvals?status=…` →
+ * `{approvals}`, newest first), re-read every `pollMs` (default APPROVALS_POLL_MS) so the page follows
+ * what other approvers do.
+ */
+export function useApprovals(status: ApprovalStatus | "all", pollMs: number | false = APPROVALS_POLL_MS) {
+  return useQuery({
+    queryKey: queryKeys.approvals.list(status),
+    queryFn: ({ signal }) =>
+      fetchJson<{ approvals: Approval[] }>(withQuery("/api/v1/approvals", { status: status === "all" ? undefined : status }), { signal }).then(
+        (body) => body.approvals,
+      ),
+    refetchInterval: pollMs,
+  });
+}
+
+/** The number of pending approvals for the navigation badge, re-read every APPROVALS_BADGE_POLL_MS. */
+export function usePendingApprovalCount() {
+  const pending = useApprovals("pending", APPROVALS_BADGE_POLL_MS);
+  return pending.data?.length;
+}
+
+/**
+ * The approval guarding call `callId`, found in the list of every approval (the newest 100); re-read
+ * every APPROVALS_POLL_MS while `live` or while it is pending. `data` is undefined while loading and
+ * null when the call has none.
+ */
+export function useCallApproval(callId: string, live: boolean) {
+  return useQuery({
+    queryKey: [...queryKeys.approvals.list("all"), "call", callId] as const,
+    queryFn: ({ signal }) =>
+      fetchJson<{ approvals: Approval[] }>("/api/v1/approvals", { signal }).then(
+        (body) => body.approvals.find((approval) => approval.callId === callId) ?? null,
+      ),
+    // A cached answer may predate the last signature: keep re-reading while the approval is pending.
+    refetchInterval: (query) => (live || query.state.data?.status === "pending" ? APPROVALS_POLL_MS : false),
+  });
+}
+
+/**
+ * Mutating calls waiting for a person's confirmation (`GET /api/v1/calls?status=awaiting_confirmation`,
+ * newest 100), re-read every APPROVALS_POLL_MS even while none waits, so an agent's new call shows up.
+ */
+export function useCallsAwaitingConfirmation() {
+  const filters = { status: "awaiting_confirmation", limit: 100 } as const;
+  return useQuery({
+    queryKey: queryKeys.calls.list(filters),
+    queryFn: ({ signal }) => fetchJson<{ calls: Call[] }>(withQuery("/api/v1/calls", filters), { signal }).then((body) => body.calls),
+    refetchInterval: APPROVALS_POLL_MS,
+  });
+}
+
+function useApprovalsInvalidation() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.approvals.all });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all });
+  };
+}
+
+/**
+ * Signs an approval as the signed-in approver (`POST /api/v1/approvals/{id}/sign`) and resolves to the
+ * updated Approval (`status` becomes `approved` with the second signature). Rejects with ApiError
+ * `forbidden` (403: the requester, not an approver, a token) or `conflict` (409: already signed, not
+ * pending).
+ */
+export function useSignApproval() {
+  const invalidate = useApprovalsInvalidation();
+  return useMutation({
+    mutationFn: (id: string) =>
+      fetchJson<{ approval: Approval }>(`/api/v1/approvals/${encodeURIComponent(id)}/sign`, { method: "POST", body: {} }).then((body) => body.approval),
+    onSettled: invalidate,
+  });
+}
+
+/**
+ * Denies an approval with a reason (`POST /api/v1/approvals/{id}/deny` `{reason}`): terminal, the call
+ * ends `denied`. Resolves to the updated Approval; rejects like useSignApproval.
+ */
+export function useDenyApproval() {
+  const invalidate = useApprovalsInvalidation();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      fetchJson<{ approval: Approval }>(`/api/v1/approvals/${encodeURIComponent(id)}/deny`, { method: "POST", body: { reason } }).then(
+        (body) => body.approval,
+      ),
+    onSettled: invalidate,
+  });
+}
+
+/**
+ * Confirms a call awaiting confirmation (`POST /api/v1/calls/{id}/confirm` `{"wait": false}`, operator
+ * and above, a person): the call starts and the answer is the Call (`queued` or `running`). Rejects with
+ * ApiError `forbidden` or `conflict` (no longer awaiting confirmation).
+ */
+export function useConfirmCall() {
+  const invalidate = useApprovalsInvalidation();
+  return useMutation({
+    mutationFn: (id: string) =>
+      fetchJson<{ call: Call }>(`/api/v1/calls/${encodeURIComponent(id)}/confirm`, { method: "POST", body: { wait: false } }).then((body) => body.call),
+    onSettled: invalidate,
+  });
+}
+
+/**
+ * Drops a call that awaits a person (`POST /api/v1/calls/{id}/cancel`): the run dialog's "Don't run".
+ * Resolves to the ended Call; rejects with ApiError `not_running` / `conflict` when it had moved on.
+ */
+export function useDropCall() {
+  const invalidate = useApprovalsInvalidation();
+  return useMutation({
+    mutationFn: (id: string) => fetchJson<{ call: Call }>(`/api/v1/calls/${encodeURIComponent(id)}/cancel`, { method: "POST" }).then((body) => body.call),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import canonicalize from "canonicalize";
+import type { SubprocessSkill } from "../skills/registered-skill";
+
+/** What a call's digest covers (DESIGN.md "Dual-sign rules"): the exact thing the call will run. */
+export interface DigestInput {
+  skill: string;
+  args: unknown;
+  manifestSha256: string;
+  entrySha256: string;
+  envAllow: string[];
+  timeoutSeconds: number;
+}
+
+/** A computed digest: SHA-256 (hex) of `text`, the RFC 8785 canonical JSON of `input`. */
+export interface CallDigest {
+  digest: string;
+  input: DigestInput;
+  text: string;
+}
+
+function sha256(data: Buffer | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * Computes the digest a call is bound to (issue 4 point 5): SHA-256 (hex) of the RFC 8785 canonical
+ * JSON of `{skill, args, manifestSha256, entrySha256, envAllow, timeoutSeconds}`, where the two hashes
+ * are of the manifest file and of the entry file (after realpath) as they are on disk right now — read
+ * synchronously so the check just before spawning stays a few milliseconds from execve. `argsJson` is
+ * the call's stored args text. Throws the file system's error when a file cannot be read (callers treat
+ * that as a mismatch at recheck time).
+ */
+export function computeCallDigest(skill: Pick<SubprocessSkill, "name" | "source" | "entryPath" | "envAllow" | "timeoutSeconds">, argsJson: string): CallDigest {
+  const input: DigestInput = {
+    skill: skill.name,
+    args: JSON.parse(argsJson) as unknown,
+    manifestSha256: sha256(readFileSync(skill.source.path)),
+    entrySha256: sha256(readFileSync(realpathSync(skill.entryPath))),
+    envAllow: [...skill.envAllow],
+    timeoutSeconds: skill.timeoutSeconds,
+  };
+  const text = canonicalize(input) ?? "";
+  return { digest: sha256(text), input, text };
+}
+
+const PART_NAMES: Record<keyof DigestInput, string> = {
+  skill: "the skill name",
+  args: "the args",
+  manifestSha256: "the manifest (skill.json)",
+  entrySha256: "the entry file",
+  envAllow: "env_allow",
+  timeoutSeconds: "the timeout",
+};
+
+/**
+ * Recomputes a call's digest and compares it with the one frozen at request time. Returns null when it
+ * still matches, else the reason in words, naming what changed when the frozen input is known (e.g.
+ * `the entry file changed since the call was requested (digest 1a2b3c4d… is now 5e6f7a8b…)`), or why it
+ * could not be computed. Never throws.
+ */
+export function digestMismatch(
+  skill: Pick<SubprocessSkill, "name" | "source" | "entryPath" | "envAllow" | "timeoutSeconds"> | null,
+  argsJson: string,
+  frozen: { digest: string; inputText?: string | null },
+): string | null {
+  if (!skill) return "the skill is no longer registered, so what the call would run cannot be checked";
+  let now: CallDigest;
+  try {
+    now = computeCallDigest(skill, argsJson);
+  } catch (error) {
+    return `what the call would run cannot be read any more (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  if (now.digest === frozen.digest) return null;
+  let what = "what the call runs";
+  if (frozen.inputText) {
+    try {
+      const before = JSON.parse(frozen.inputText) as Record<string, unknown>;
+      const changed = (Object.keys(PART_NAMES) as Array<keyof DigestInput>).filter((key) => canonicalize(before[key]) !== canonicalize(now.input[key]));
+      if (changed.length > 0) what = changed.map((key) => PART_NAMES[key]).join(" and ");
+    } catch {
+      // An unreadable frozen input only makes the reason less specific.
+    }
+  }
+  return `${what} changed since the call was requested (digest ${frozen.digest.slice(0, 12)}… is now ${now.digest.slice(0, 12)}…)`;
+}

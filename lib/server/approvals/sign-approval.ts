@@ -1,0 +1,84 @@
+import type { Approval } from "@/lib/types/approval";
+import type { Identity } from "@/lib/types/identity";
+import { recordAudit } from "../audit/audit-trail";
+import { nextLeaseUntil } from "../calls/call-lease";
+import { runCall } from "../calls/call-runner";
+import { consoleInstanceId } from "../calls/console-instance";
+import { db } from "../db";
+import { AppError } from "../errors";
+import { getRegistry } from "../skills/registry";
+import { requirePerson } from "./audit-actor";
+import { digestMismatch } from "./call-digest";
+import { expireApproval } from "./expire-approvals";
+import { getApproval } from "./read-approvals";
+import { SIGNING_ROLES, signRefusal } from "./signature-rules";
+import { TRANSACTION_OPTIONS } from "./transaction-options";
+import { voidApproval } from "./void-approval";
+
+type SignOutcome = "not_pending" | "already_signed" | "signed" | "start";
+
+/**
+ * Signs an approval (`POST /api/v1/approvals/{id}/sign`, approver and above; DESIGN.md "Dual-sign
+ * rules"). Checks the pure rules (signRefusal: a person, not the requester, once, only while pending and
+ * before expiry; an approval past its TTL is expired here), then recomputes the call's digest from the
+ * files on disk — a mismatch voids the approval for good and ends the call `expired`. Then one
+ * transaction that opens with a compare-and-set write on the still-pending approval (so signers in this
+ * and other consoles are serialised by the database's write lock) records the signature (unique per
+ * approval and person, whatever their sessions) with its `approval.signed` audit entry, counts the
+ * signatures whose signers are still approvers, and at `required` moves the approval `pending` →
+ * `approved` and the call `awaiting_approval` → `queued` owned by this console. Only the request whose
+ * transaction made that move starts the run, so the call runs exactly once. Returns the Approval as it
+ * is now. Throws `not_found`, `forbidden` (403: token, requester) or `conflict` (409: already signed,
+ * not pending, expired, void).
+ */
+export async function signApproval(approvalId: string, identity: Identity): Promise<Approval> {
+  requirePerson(identity, "sign approvals");
+  let row = await db().approval.findUnique({ where: { id: approvalId }, include: { call: true } });
+  if (!row) throw new AppError("not_found", `no approval with id ${JSON.stringify(approvalId)}`);
+  const now = new Date();
+  if (row.status === "pending" && row.expiresAt <= now && (await expireApproval(approvalId, now))) {
+    row = await db().approval.findUniqueOrThrow({ where: { id: approvalId }, include: { call: true } });
+  }
+  const alreadySigned = (await db().approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0;
+  const refusal = signRefusal({ approval: row, signer: { userId: identity.userId, via: identity.via }, alreadySigned, now });
+  if (refusal) throw new AppError(refusal.code, refusal.message);
+
+  const skill = (await getRegistry()).get(row.call.skill) ?? null;
+  const mismatch = digestMismatch(skill, row.call.args, { digest: row.digest, inputText: row.digestInput });
+  if (mismatch || !skill) {
+    const reason = mismatch ?? "the skill is no longer registered";
+    await voidApproval(approvalId, reason, "pending");
+    throw new AppError("conflict", `approval ${approvalId} is void: ${reason}`);
+  }
+
+  const { callId, digest, required } = row;
+  const outcome = await db().$transaction(async (tx): Promise<SignOutcome> => {
+    const stillPending = await tx.approval.updateMany({ where: { id: approvalId, status: "pending", expiresAt: { gt: now } }, data: { updatedAt: new Date() } });
+    if (stillPending.count !== 1) return "not_pending";
+    if ((await tx.approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0) return "already_signed";
+    await tx.approvalSignature.create({ data: { approvalId, userId: identity.userId, email: identity.email, digest } });
+    await recordAudit({ action: "approval.signed", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest }, tx);
+    const signatures = await tx.approvalSignature.findMany({ where: { approvalId, user: { role: { in: [...SIGNING_ROLES] } } }, select: { email: true } });
+    if (signatures.length < required) return "signed";
+    const approved = await tx.approval.updateMany({ where: { id: approvalId, status: "pending" }, data: { status: "approved", decidedBy: identity.email, decidedAt: new Date() } });
+    if (approved.count !== 1) return "signed";
+    const queued = await tx.call.updateMany({
+      where: { id: callId, status: "awaiting_approval" },
+      data: { status: "queued", ownerId: consoleInstanceId(), leaseUntil: nextLeaseUntil() },
+    });
+    await recordAudit(
+      { action: "approval.approved", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest, details: { signers: signatures.map((signature) => signature.email) } },
+      tx,
+    );
+    return queued.count === 1 ? "start" : "signed";
+  }, TRANSACTION_OPTIONS);
+
+  if (outcome === "already_signed") throw new AppError("conflict", `you already signed approval ${approvalId}`);
+  if (outcome === "not_pending") {
+    const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId } });
+    const late = signRefusal({ approval: current, signer: { userId: identity.userId, via: identity.via }, alreadySigned: false, now });
+    throw new AppError("conflict", late?.message ?? `approval ${approvalId} is ${current.status}, not pending`);
+  }
+  if (outcome === "start") runCall(callId, skill, row.call.args, undefined, digest);
+  return getApproval(approvalId);
+}

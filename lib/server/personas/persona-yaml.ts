@@ -1,0 +1,72 @@
+import { Document, isScalar, isSeq, parseDocument, visit } from "yaml";
+import { AppError } from "../errors";
+import { parsePersonaInput, type PersonaInput } from "./persona-input";
+
+/** Largest YAML document accepted by an import, in bytes (256 KiB). */
+export const MAX_PERSONA_YAML_BYTES = 256 * 1024;
+
+/** Most aliases (`*anchor`) a YAML import may expand: a "billion laughs" document fails fast. */
+const MAX_ALIAS_COUNT = 20;
+
+/** Most personas in one import. */
+export const MAX_IMPORTED_PERSONAS = 500;
+
+/** The first line of a yaml error, without the code frame the library appends. */
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/:$/, "");
+}
+
+/**
+ * Parses a persona YAML document (issue 4 point 2): a list of persona mappings, or one mapping, with
+ * exactly the fields of parsePersonaInput. Parsing is safe: YAML 1.2 core schema (no custom types, no
+ * code), one document only, unique keys, unresolved tags refused, at most MAX_ALIAS_COUNT alias
+ * expansions, at most MAX_PERSONA_YAML_BYTES. Names must be distinct. Returns the validated inputs in
+ * document order; throws AppError `bad_request` naming the offending persona (#position and name) and
+ * field, with details `{persona, field}` (`args_too_large` past the size limit).
+ */
+export function parsePersonasYaml(text: string): PersonaInput[] {
+  if (Buffer.byteLength(text, "utf8") > MAX_PERSONA_YAML_BYTES) {
+    throw new AppError("args_too_large", `the YAML is larger than ${MAX_PERSONA_YAML_BYTES} bytes`);
+  }
+  const document = parseDocument(text, { schema: "core", uniqueKeys: true, prettyErrors: true, strict: true });
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem) throw new AppError("bad_request", `the YAML does not parse: ${firstLine(problem.message)}`);
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new AppError("bad_request", `the YAML does not parse: ${(error as Error).message}`);
+  }
+  if (value === null || value === undefined) throw new AppError("bad_request", "the YAML is empty; it must hold a list of personas or one persona");
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  if (list.length === 0) throw new AppError("bad_request", "the YAML lists no personas");
+  if (list.length > MAX_IMPORTED_PERSONAS) throw new AppError("bad_request", `the YAML lists ${list.length} personas; at most ${MAX_IMPORTED_PERSONAS} are imported at once`);
+  const seen = new Set<string>();
+  return list.map((raw, index) => {
+    const named = typeof raw === "object" && raw !== null && typeof (raw as { name?: unknown }).name === "string" ? ` (${JSON.stringify((raw as { name: string }).name)})` : "";
+    const persona = parsePersonaInput(raw, { label: `persona #${index + 1}${named}` });
+    if (seen.has(persona.name)) {
+      throw new AppError("bad_request", `persona #${index + 1}: name ${JSON.stringify(persona.name)} appears twice in the YAML`, { persona: persona.name, field: "name" });
+    }
+    seen.add(persona.name);
+    return persona;
+  });
+}
+
+const FLOW_LISTS = new Set(["allow", "deny", "categories"]);
+
+/**
+ * Writes personas as the import reads them: a YAML list of mappings with the five fields in order
+ * (`name, description, permission_mode, skills {allow, deny}, categories` — the last only when set),
+ * lists in flow style (`allow: ["category:ops", "disk_*"]`). `parsePersonasYaml(formatPersonasYaml(x))`
+ * equals `x`. Returns the text (ends with a newline).
+ */
+export function formatPersonasYaml(personas: readonly PersonaInput[]): string {
+  const document = new Document(personas.map((persona) => ({ ...persona })));
+  visit(document, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && FLOW_LISTS.has(String(pair.key.value)) && isSeq(pair.value)) pair.value.flow = true;
+    },
+  });
+  return document.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
