@@ -63,7 +63,7 @@ export default defineConfig({
     // 401 until signed in; Playwright counts any answer below 404 as up.
     url: `${BASE_URL}/api/v1/auth/session`,
     // The first run builds the console (next build), which takes a while on 2 cores.
-    timeout: 300_000,
+    timeout: 600_000,
     reuseExistingServer: !process.env.CI,
     stdout: "pipe",
     stderr: "pipe",

@@ -36,7 +36,7 @@ export function CreateTokenForm({ onCreated }: { onCreated: (created: { token: s
 
   return (
     <Card aria-labelledby="create-token-title">
-      <CardHeader title="New token" titleId="create-token-title" description="An agent sends it as Authorization: Bearer <token> and acts as its persona, with your role." />
+      <CardHeader title="New token" titleId="create-token-title" description="An agent sends it as Authorization: Bearer <token> and acts as its persona, with your role capped at operator (it can run calls, never sign, deny or confirm)." />
       <CardBody>
         {personas.isError ? (
           <Alert

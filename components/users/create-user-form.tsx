@@ -51,7 +51,10 @@ export function CreateUserForm() {
           </div>
           <div className="min-w-48 flex-1">
             <label htmlFor="user-password" className="mb-1 block text-sm font-medium text-zinc-800">
-              Password
+              Password{" "}
+              <span id="user-password-hint" className="font-normal text-zinc-500">
+                (at least {MIN_PASSWORD_LENGTH} characters)
+              </span>
             </label>
             <Input
               id="user-password"
@@ -81,9 +84,6 @@ export function CreateUserForm() {
             Create person
           </Button>
         </form>
-        <p id="user-password-hint" className="mt-2 text-xs text-zinc-500">
-          At least {MIN_PASSWORD_LENGTH} characters.
-        </p>
         {create.isError ? (
           <Alert tone="danger" title="The person was not created" className="mt-3">
             {create.error.message}

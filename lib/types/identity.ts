@@ -16,7 +16,8 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 
 /**
  * Who is behind a request (GET /api/v1/auth/session): a person signed in with a session cookie, or an
- * agent sending an API token. An agent acts with its token's owner's role and as its token's persona.
+ * agent sending an API token. An agent acts as its token's persona with its owner's role capped at
+ * operator (lib/server/auth/api-tokens.ts TOKEN_ROLE_CAP).
  */
 export interface Identity {
   userId: string;

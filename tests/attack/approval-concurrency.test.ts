@@ -88,6 +88,9 @@ describe("a claimed call whose console died", () => {
     expect(runLines().filter((line) => line === JSON.stringify({ round: 99 }))).toHaveLength(0);
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("interrupted");
     expect(await db().auditEvent.count({ where: { callId: call.id, action: "call.started" } })).toBe(0);
+    expect(await db().auditEvent.findMany({ where: { callId: call.id, action: "call.interrupted" }, select: { actor: true, details: true } })).toEqual([
+      { actor: "system", details: JSON.stringify({ group: "none", previousStatus: "queued" }) },
+    ]);
     const again = await sign(approvalId!, approvers[2]!.headers);
     expect(again.status).toBe(409);
     expect(await errorOf(again)).toEqual({ code: "conflict", message: `approval ${approvalId} is approved, not pending` });

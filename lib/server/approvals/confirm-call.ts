@@ -12,6 +12,7 @@ import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
 import { digestMismatch } from "./call-digest";
 import { expireConfirmation } from "./expire-approvals";
+import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { TRANSACTION_OPTIONS } from "./transaction-options";
 
 /**
@@ -52,6 +53,11 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
     const reason = mismatch ?? "the skill is no longer registered";
     await expireChangedCall(callId, identity.email, reason);
     throw new AppError("conflict", `call ${callId} can no longer be confirmed: ${reason}`);
+  }
+  const policyRefusal = await currentPolicyRefusal(row, skill);
+  if (policyRefusal) {
+    await denyByCurrentPolicy(callId, policyRefusal, identity.email);
+    throw new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`);
   }
 
   const releaseQueueRoom = reserveQueueRoom(row.args);

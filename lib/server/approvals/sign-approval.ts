@@ -10,6 +10,7 @@ import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
 import { digestMismatch } from "./call-digest";
 import { expireApproval } from "./expire-approvals";
+import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
 import { SIGNING_ROLES, signRefusal } from "./signature-rules";
 import { TRANSACTION_OPTIONS } from "./transaction-options";
@@ -49,6 +50,11 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     const reason = mismatch ?? "the skill is no longer registered";
     await voidApproval(approvalId, reason, "pending");
     throw new AppError("conflict", `approval ${approvalId} is void: ${reason}`);
+  }
+  const policyRefusal = await currentPolicyRefusal(row.call, skill);
+  if (policyRefusal) {
+    await denyByCurrentPolicy(row.callId, policyRefusal, identity.email);
+    throw new AppError("forbidden", `approval ${approvalId} cannot be signed: the current policy refuses the call (${policyRefusal})`);
   }
 
   const { callId, digest, required } = row;

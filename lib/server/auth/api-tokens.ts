@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApiToken as ApiTokenRow, User as UserRow } from "@prisma/client";
-import { roleAtLeast, type ApiTokenInfo, type Identity } from "@/lib/types/identity";
+import { isRole, roleAtLeast, type ApiTokenInfo, type Identity, type Role } from "@/lib/types/identity";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit/audit-trail";
@@ -30,7 +30,8 @@ function toInfo(row: ApiTokenRow & { owner: Pick<UserRow, "email"> }): ApiTokenI
 /**
  * Creates an API token (`POST /api/v1/tokens` `{persona, name}`, operator and above; issue 4 point 1):
  * 32 random bytes, shown once in the answer and stored only as its SHA-256. The creator owns it; an
- * agent sending it acts as `persona` with the owner's role. Only a person (a session) may create tokens.
+ * agent sending it acts as `persona` with the owner's role capped at operator. Only a person (a session)
+ * may create tokens.
  * Returns `{token, info}`; throws `bad_request` (bad name), `not_found` (unknown persona), `forbidden`.
  */
 export async function createApiToken(identity: Identity, input: { persona: unknown; name: unknown }): Promise<{ token: string; info: ApiTokenInfo }> {
@@ -83,8 +84,17 @@ export async function revokeApiToken(identity: Identity, tokenId: string): Promi
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
+ * The highest role an agent acts with, whatever its token's owner is. An agent runs calls under its
+ * token's persona, reads, and cancels; it never administers the console: an admin's token that carried
+ * `admin` would let the agent create approvers with passwords it chose, sign in as them and sign its
+ * own dangerous call (and rewrite personas, or revoke every token). Signing, denying and confirming
+ * are refused to tokens separately (requirePerson).
+ */
+export const TOKEN_ROLE_CAP: Role = "operator";
+
+/**
  * The identity of a bearer token, or null when it is unknown or revoked. The owner's role is read now,
- * so demoting the owner demotes the token at once.
+ * so demoting the owner demotes the token at once; it is capped at TOKEN_ROLE_CAP.
  */
 export async function identifyToken(token: string): Promise<Identity | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
@@ -94,12 +104,12 @@ export async function identifyToken(token: string): Promise<Identity | null> {
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  const role = row.owner.role;
+  const ownerRole: Role = isRole(row.owner.role) ? row.owner.role : "viewer";
   return {
     userId: row.owner.id,
     email: row.owner.email,
     name: row.owner.name,
-    role: role === "viewer" || role === "operator" || role === "approver" || role === "admin" ? role : "viewer",
+    role: roleAtLeast(ownerRole, TOKEN_ROLE_CAP) ? TOKEN_ROLE_CAP : ownerRole,
     via: "token",
     token: { id: row.id, name: row.name, persona: row.persona },
   };

@@ -1,7 +1,7 @@
 import { isRole, type ConsoleUser } from "@/lib/types/identity";
 import { AppError } from "../errors";
 import { consoleAuth } from "./better-auth";
-import { assertLoginAllowed, recordLoginFailure } from "./login-limit";
+import { reserveLoginAttempt } from "./login-limit";
 import { normaliseEmail } from "./users";
 import { recordAudit } from "../audit/audit-trail";
 
@@ -14,14 +14,15 @@ export interface SignInResult {
 /**
  * Signs a person in with email and password (`POST /api/v1/auth/login`; issue 4 point 1) through
  * Better Auth, which creates a revocable database session and answers its cookie. `address` is the
- * client's address for the rate limit: a refused attempt throws `rate_limited` (429) before the
- * password is checked; a wrong email or password counts as a failure and throws `unauthenticated`
+ * client's address for the rate limit: the attempt is counted before the password is checked (a burst
+ * gets no more checks than the limit) and taken back when it succeeds; a refused attempt throws
+ * `rate_limited` (429) before the password is checked; a wrong email or password counts as a failure and throws `unauthenticated`
  * (401) with the same message either way (no account probing). Returns the user and the cookies.
  */
 export async function signIn(input: { email: unknown; password: unknown }, address: string, headers: Headers): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
   if (typeof input.password !== "string" || input.password === "") throw new AppError("bad_request", "password must be a non-empty string");
-  await assertLoginAllowed(email, address);
+  const attempt = await reserveLoginAttempt(email, address);
   let response: Response;
   try {
     response = await consoleAuth().api.signInEmail({ body: { email, password: input.password }, headers, asResponse: true });
@@ -29,10 +30,10 @@ export async function signIn(input: { email: unknown; password: unknown }, addre
     response = new Response(null, { status: 401 });
   }
   if (!response.ok) {
-    await recordLoginFailure(email, address);
     await recordAudit({ action: "auth.login_failed", actor: email, details: { address } });
     throw new AppError("unauthenticated", "wrong email or password");
   }
+  await attempt.succeeded();
   const body = (await response.json()) as { user: { id: string; email: string; name: string; role?: unknown; createdAt: string | Date } };
   await recordAudit({ action: "auth.login", actor: body.user.email, actorId: body.user.id, details: { address } });
   return {

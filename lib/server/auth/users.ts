@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { config, MIN_PASSWORD_LENGTH } from "../env";
 import { recordAudit } from "../audit/audit-trail";
 import { consoleAuth } from "./better-auth";
+import { TRANSACTION_OPTIONS } from "../approvals/transaction-options";
 
 /** Better Auth's provider id for email + password credentials. */
 const CREDENTIAL_PROVIDER = "credential";
@@ -74,10 +75,16 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
   if (!isRole(role)) throw new AppError("bad_request", "role must be one of viewer, operator, approver, admin");
   const user = await db().user.findUnique({ where: { id: userId } });
   if (!user) throw new AppError("not_found", `no user with id ${JSON.stringify(userId)}`);
-  if (user.role === "admin" && role !== "admin" && (await db().user.count({ where: { role: "admin" } })) <= 1) {
-    throw new AppError("conflict", "the last admin cannot be demoted; make another admin first");
-  }
-  const updated = await db().user.update({ where: { id: userId }, data: { role } });
+  // The write comes first and the count after it, in one transaction: on SQLite the write takes the
+  // database's write lock, so two admins demoting each other at once (in one console or two) are
+  // serialised and the second sees the first's demotion — a count read before writing would let both pass.
+  const updated = await db().$transaction(async (tx) => {
+    const changed = await tx.user.update({ where: { id: userId }, data: { role } });
+    if (user.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) < 1) {
+      throw new AppError("conflict", "the last admin cannot be demoted; make another admin first");
+    }
+    return changed;
+  }, TRANSACTION_OPTIONS);
   await recordAudit({ action: "user.role_changed", actor: actor.email, actorId: actor.userId, details: { email: user.email, from: user.role, to: role } });
   return toConsoleUser(updated);
 }

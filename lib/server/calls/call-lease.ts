@@ -1,3 +1,4 @@
+import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
 import { config } from "../env";
 import { killOrphanGroup } from "../executor";
@@ -42,7 +43,8 @@ export interface RecoveredCall {
  * timeline it had and appending a system line, then kills its surviving process group when it is safely
  * the same one (same host, same boot, same process start). Each call is claimed with a compare-and-set on
  * its status and lease, so of several consoles sharing the database exactly one recovers it, and a call
- * whose owner is alive (lease still valid) is never touched. Returns the calls recovered here.
+ * whose owner is alive (lease still valid) is never touched; each recovery gets a `call.interrupted`
+ * audit entry, and nothing ever starts the call again. Returns the calls recovered here.
  */
 export async function recoverInterruptedCalls(now = new Date()): Promise<RecoveredCall[]> {
   const stale = await db().call.findMany({
@@ -78,6 +80,8 @@ export async function recoverInterruptedCalls(now = new Date()): Promise<Recover
         : "interrupted: the owning console stopped before the call ended";
     await db().callEvent.create({ data: { callId: row.id, seq, at: now, stream: "system", line } });
     await db().call.update({ where: { id: row.id }, data: { eventCount: seq } });
+    // Issue 4: executions and their ends are audited; an interrupted call is never re-run.
+    await recordAudit({ action: "call.interrupted", actor: "system", callId: row.id, skill: row.skill, digest: row.digest, details: { group, previousStatus: row.status } });
     recovered.push({ id: row.id, group });
   }
   return recovered;

@@ -164,8 +164,9 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
       timeline.append("system", changed);
       return await finish(callId, timeline, "queued", { status: "failed", exitCode: null, error: changed }, null, false);
     }
+    const frozenInput = expectedDigest === null ? null : await frozenDigestInput(callId);
     if (expectedDigest !== null) {
-      const mismatch = digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: await frozenDigestInput(callId) });
+      const mismatch = digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: frozenInput });
       if (mismatch) {
         timeline.append("system", `not started: ${mismatch}`);
         await voidApprovalOfCall(callId, mismatch);
@@ -188,6 +189,14 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     if (entryProblem) {
       timeline.append("system", `not started: ${entryProblem}`);
       return await finish(callId, timeline, "running", { status: "failed", exitCode: null, error: entryProblem }, null, false);
+    }
+    // And the digest once more, with no await between it and the spawn: the claim above may have
+    // waited for another console's write lock, long enough to swap the entry file.
+    const lastMismatch = expectedDigest === null ? null : digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: frozenInput });
+    if (lastMismatch) {
+      timeline.append("system", `not started: ${lastMismatch}`);
+      await voidApprovalOfCall(callId, lastMismatch);
+      return await finish(callId, timeline, "running", { status: "expired", exitCode: null, error: lastMismatch }, null, false);
     }
     const child = startProcess(
       {

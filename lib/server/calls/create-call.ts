@@ -48,10 +48,10 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(input.skillName)}`);
   if (!skill.available) throw new AppError("conflict", `${skill.name} is unavailable: ${skill.unavailableReason ?? "unknown reason"}`);
 
-  const persona = await resolveCallPersona(input.identity, input.persona);
-  const argsJson = await checkArgs(skill, input.args);
-  const decision = authorizeCall(persona, skill);
   const { identity } = input;
+  const persona = await auditRefusal(identity, skill.name, input.persona, () => resolveCallPersona(identity, input.persona));
+  const argsJson = await checkArgs(skill, input.args);
+  const decision = await auditRefusal(identity, skill.name, persona.name, async () => authorizeCall(persona, skill));
   const id = randomUUID();
   const newCall = (digest: string | null) => ({
     id,
@@ -114,4 +114,21 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   if (!input.wait) return { call: toCall(row), finished: false };
   const finished = await waitForCall(id);
   return { call: finished ?? toCall(await db().call.findUniqueOrThrow({ where: { id } })), finished: true };
+}
+
+/**
+ * Runs a policy step of createCall; when it refuses the call (AppError `forbidden`: the policy denies
+ * it, or a token names another persona), writes `call.refused` (who, skill, persona, reason) to the
+ * audit trail before rethrowing, so refused requests — an agent probing what it may run — are on the
+ * record too. Nothing is stored or started either way.
+ */
+async function auditRefusal<T>(identity: Identity, skillName: string, persona: string | null, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof AppError && error.code === "forbidden") {
+      await recordAudit({ action: "call.refused", actor: auditActor(identity), actorId: identity.userId, skill: skillName, details: { persona, reason: error.message } });
+    }
+    throw error;
+  }
 }

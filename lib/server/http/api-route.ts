@@ -3,16 +3,18 @@ import { identify } from "../auth/identity";
 import { ensureConsoleStarted } from "../console-startup";
 import { AppError, errorResponse } from "../errors";
 import { assertSameOrigin } from "./same-origin";
+import { requirePerson } from "../approvals/audit-actor";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
  * console has started (first loader scan done), identifies the caller (identify(): session cookie or
  * bearer token; neither → 401 `unauthenticated`), refuses a state-changing request authenticated by a
- * cookie unless its Origin is the console's own (403 `bad_origin`, Origin required), refuses callers
- * below `role` (default viewer; 403 `forbidden`), runs the handler with the identity, and turns any
+ * cookie unless its Origin is the console's own (403 `bad_origin`, Origin required), refuses API tokens
+ * when `person` says what only a person may do (403 "a person must <person>"), refuses callers
+ * below `role` (default viewer; 403 `forbidden`; a token acts at most as an operator), runs the handler with the identity, and turns any
  * thrown error into the one error envelope (STYLE.md rule 3).
  */
-export function apiRoute<Context>(handler: (request: Request, context: Context, identity: Identity) => Promise<Response>, options: { role?: Role } = {}) {
+export function apiRoute<Context>(handler: (request: Request, context: Context, identity: Identity) => Promise<Response>, options: { role?: Role; person?: string } = {}) {
   const minimum = options.role ?? "viewer";
   return async (request: Request, context: Context): Promise<Response> => {
     try {
@@ -20,7 +22,11 @@ export function apiRoute<Context>(handler: (request: Request, context: Context, 
       const identity = await identify(request);
       if (!identity) throw new AppError("unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>");
       if (identity.via === "session") assertSameOrigin(request, { requireOrigin: true });
+      if (options.person !== undefined) requirePerson(identity, options.person);
       if (!roleAtLeast(identity.role, minimum)) {
+        if (identity.via === "token") {
+          throw new AppError("forbidden", `this needs the ${minimum} role; API token ${identity.token?.name ?? ""} of ${identity.email} acts at most as ${article(identity.role)} ${identity.role}`);
+        }
         throw new AppError("forbidden", `this needs the ${minimum} role; ${identity.email} is ${article(identity.role)} ${identity.role}`);
       }
       return await handler(request, context, identity);

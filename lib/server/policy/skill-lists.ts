@@ -1,5 +1,3 @@
-import picomatch from "picomatch";
-
 /** The part of a skill the allow and deny lists look at. */
 export interface ListedSkill {
   name: string;
@@ -20,9 +18,19 @@ export function matchesSkillPattern(pattern: string, skill: ListedSkill): boolea
   return globMatches(trimmed, skill.name);
 }
 
-// `nonegate`: a leading `!` is a literal character, never "everything but" (an allow entry `!x` must
-// not allow every other skill); braces, extglobs and globstars are not part of the list syntax.
-const GLOB_OPTIONS = { dot: true, nobrace: true, noextglob: true, noglobstar: true, nonegate: true } as const;
+/**
+ * Compiles one list entry: `*` matches any run of characters (also "/", ".", spaces: a category is free
+ * text in a manifest, and `category:prod*` must catch `prod/db` as it reads), `?` exactly one
+ * character, anything else only itself. No other glob syntax exists here: a leading `!` is a literal,
+ * never "everything but" (an allow entry `!x` must not allow every other skill); braces, brackets,
+ * parentheses, extglobs and `./` prefixes mean themselves. A path-glob engine is the wrong tool: its
+ * `*` stops at "/", so a deny entry would miss skills whose category contains one.
+ */
+function compileGlob(glob: string): (value: string) => boolean {
+  const source = glob.replace(/\*+/g, "*").replace(/[.*+?^${}()|[\]\\/]/g, (char) => (char === "*" ? "[\\s\\S]*" : char === "?" ? "[\\s\\S]" : `\\${char}`));
+  const regex = new RegExp(`^${source}$`, "u");
+  return (value) => regex.test(value);
+}
 
 /** Compiled globs by pattern: listing thousands of skills for a persona must not recompile each entry per skill. */
 const matchers = new Map<string, (value: string) => boolean>();
@@ -32,7 +40,7 @@ function globMatches(glob: string, value: string): boolean {
   if (glob === "") return false;
   let matcher = matchers.get(glob);
   if (!matcher) {
-    matcher = picomatch(glob, GLOB_OPTIONS);
+    matcher = compileGlob(glob);
     if (matchers.size >= MAX_CACHED_MATCHERS) matchers.clear();
     matchers.set(glob, matcher);
   }

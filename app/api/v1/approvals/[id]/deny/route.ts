@@ -12,5 +12,5 @@ export const POST = apiRoute(
     const reason = parseDenyRequest(await readJsonBody(request, 16 * 1024));
     return Response.json({ approval: await denyApproval(id, identity, reason) });
   },
-  { role: "approver" },
+  { role: "approver", person: "deny approvals" },
 );

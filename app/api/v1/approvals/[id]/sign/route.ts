@@ -10,5 +10,5 @@ export const POST = apiRoute(
     const { id } = await context.params;
     return Response.json({ approval: await signApproval(id, identity) });
   },
-  { role: "approver" },
+  { role: "approver", person: "sign approvals" },
 );

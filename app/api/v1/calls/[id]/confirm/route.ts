@@ -13,5 +13,5 @@ export const POST = apiRoute(
     const { call, finished } = await confirmCall(id, identity, wait);
     return Response.json({ call }, { status: finished ? 200 : 202 });
   },
-  { role: "operator" },
+  { role: "operator", person: "confirm calls" },
 );
