@@ -8,7 +8,16 @@ import { Duration } from "./duration";
 import { ExitCode } from "./exit-code";
 import { RerunLink } from "./rerun-link";
 
-/** When a call started, or — for one that never did — "not started" and how long ago it was queued. */
+/** How a call that never started came to be, for the Started column. */
+function requestedVerb(call: Call): string {
+  if (call.status === "queued") return "queued";
+  return "requested";
+}
+
+/**
+ * When a call started, or — for one that never did (queued, waiting for a confirmation or signatures,
+ * or denied, expired or cancelled before it ran) — "not started" and how long ago it was requested.
+ */
 function StartedCell({ call }: { call: Call }) {
   if (call.startedAt) {
     return (
@@ -19,9 +28,11 @@ function StartedCell({ call }: { call: Call }) {
     );
   }
   return (
-    <span title={`queued at ${formatInstantTitle(call.createdAt)}`}>
+    <span title={`${requestedVerb(call)} at ${formatInstantTitle(call.createdAt)}`}>
       <span className="text-zinc-500">not started</span>
-      <span className="ml-2 text-xs text-zinc-400">queued {formatRelative(call.createdAt)}</span>
+      <span className="ml-2 text-xs text-zinc-400">
+        {requestedVerb(call)} {formatRelative(call.createdAt)}
+      </span>
     </span>
   );
 }

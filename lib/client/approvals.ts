@@ -31,10 +31,19 @@ export function useApprovals(status: ApprovalStatus | "all", pollMs: number | fa
   });
 }
 
-/** The number of pending approvals for the navigation badge, re-read every APPROVALS_BADGE_POLL_MS. */
+/**
+ * The number of pending approvals for the navigation badge, re-read every APPROVALS_BADGE_POLL_MS.
+ * It has its own query key: sharing the Approvals page's would let the badge (hydrated first, outside
+ * the page's Suspense boundary) fill the page's cache before the page hydrates, so the page's first
+ * render would differ from the server's HTML (React hydration error #418).
+ */
 export function usePendingApprovalCount() {
-  const pending = useApprovals("pending", APPROVALS_BADGE_POLL_MS);
-  return pending.data?.length;
+  const pending = useQuery({
+    queryKey: queryKeys.approvals.badge(),
+    queryFn: ({ signal }) => fetchJson<{ approvals: Approval[] }>("/api/v1/approvals?status=pending", { signal }).then((body) => body.approvals.length),
+    refetchInterval: APPROVALS_BADGE_POLL_MS,
+  });
+  return pending.data;
 }
 
 /**

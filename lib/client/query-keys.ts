@@ -33,6 +33,8 @@ export const queryKeys = {
   approvals: {
     all: ["approvals"] as const,
     list: (status: ApprovalStatus | "all") => ["approvals", "list", status] as const,
+    /** The navigation badge's own copy of the pending list (see usePendingApprovalCount). */
+    badge: () => ["approvals", "badge"] as const,
   },
   personas: {
     all: ["personas"] as const,
