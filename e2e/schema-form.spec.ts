@@ -59,6 +59,14 @@ test("arrays of objects, $ref/$defs, enums, multi-selects, const oneOf and maps"
   });
 });
 
+test("a const oneOf without a default starts unset and stays out of the args", async ({ page }) => {
+  // Regression: the page's initial args came from rjsf's defaults, which take a oneOf's first const
+  // as the default, so "mode" was sent as "fast" although the schema has no default and nobody chose.
+  await page.goto("/skills/form_structures");
+  await expect(page.getByLabel("Mode", { exact: true })).toHaveValue("");
+  expect(await runAndCaptureArgs(page)).toEqual({});
+});
+
 test("oneOf at the root and a union type field", async ({ page }) => {
   await page.goto("/skills/form_unions");
   await optionPicker(page, "By name").selectOption({ label: "By name" });

@@ -19,6 +19,8 @@ export type Args = Record<string, unknown>;
 const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
   emptyObjectFields: "skipDefaults",
   mergeDefaultsIntoFormData: "useFormDataIfPresent",
+  // A oneOf of consts is a choice: its first option is not a default.
+  constAsDefaults: "skipOneOf",
 };
 
 /**

@@ -36,8 +36,12 @@ const FORM_ID = "skill-args-form";
 
 type Mode = "form" | "raw";
 
+/**
+ * The args the form starts from: the schema's `default`s (and single `const`s), never a oneOf's first
+ * `const` — rjsf takes that as a default by itself, which would send a choice nobody made.
+ */
 function defaultArgs(schema: RJSFSchema): Args {
-  const defaults = getDefaultFormState<Args>(argsValidator, schema, {}, schema);
+  const defaults = getDefaultFormState<Args>(argsValidator, schema, {}, schema, false, { constAsDefaults: "skipOneOf" });
   return defaults && typeof defaults === "object" && !Array.isArray(defaults) ? defaults : {};
 }
 
