@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/input";
 import { useImportPersonas, type PersonaImportResult } from "@/lib/client/personas";
-import { ModalFrame } from "./modal-frame";
+import { ModalFrame } from "@/components/ui/modal-frame";
 
 const EXAMPLE = `- name: ops-oncall
   description: On-call operator agent
@@ -31,7 +31,7 @@ export function ImportPersonasDialog({ open, onClose, onImported }: { open: bool
     onClose();
   };
   return (
-    <ModalFrame open={open} busy={importing.isPending} wide onClose={close}>
+    <ModalFrame open={open} busy={importing.isPending} width="2xl" onClose={close}>
       {(titleId) => <ImportForm titleId={titleId} importing={importing} onClose={close} onImported={onImported} />}
     </ModalFrame>
   );

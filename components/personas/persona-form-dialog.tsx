@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Select, Textarea } from "@/components/ui/input";
 import { personaErrorField, useSavePersona, type PersonaDraft } from "@/lib/client/personas";
 import { PERMISSION_MODES, type Persona, type PermissionMode } from "@/lib/types/persona";
-import { ModalFrame } from "./modal-frame";
+import { ModalFrame } from "@/components/ui/modal-frame";
 import { PatternListEditor } from "./pattern-list-editor";
 import { MODE_SUMMARY } from "./permission-mode";
 
@@ -24,7 +24,7 @@ export function PersonaFormDialog({ open, persona, onClose }: { open: boolean; p
     <ModalFrame
       open={open}
       busy={save.isPending}
-      wide
+      width="2xl"
       onClose={() => {
         save.reset();
         onClose();

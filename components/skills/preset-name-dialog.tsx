@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { ModalFrame } from "@/components/ui/modal-frame";
 
 /**
  * A small modal asking for a preset name, on the native `<dialog>` like ConfirmDialog. Shown while
@@ -33,31 +34,10 @@ export function PresetNameDialog({
   onNameChange?: () => void;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-
-  // The form (and its name state) is mounted only while open, so each opening starts from
-  // `initialName` in the very render that precedes showModal(). Resetting state in this effect
-  // instead left a window where the field still showed the previous name: typing that same name
-  // changed nothing, and the reset then emptied the field under the user (a disabled Save).
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
+  // The form (and its name state) lives for one opening (ModalFrame mounts it per opening).
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      onCancel={(event) => {
-        if (pending) event.preventDefault();
-      }}
-      className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
-    >
-      {open ? (
+    <ModalFrame open={open} busy={pending} width="md" onClose={onClose}>
+      {(titleId) => (
         <PresetNameForm
           titleId={titleId}
           title={title}
@@ -70,8 +50,8 @@ export function PresetNameDialog({
           onNameChange={onNameChange}
           onClose={onClose}
         />
-      ) : null}
-    </dialog>
+      )}
+    </ModalFrame>
   );
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { ModalFrame } from "@/components/ui/modal-frame";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import type { Call } from "@/lib/types/call";
@@ -30,64 +30,46 @@ export function RunConfirmDialog({
   onConfirm: () => void;
   onDecline: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const open = call !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        // Escape means "don't run"; the dialog closes once the call is dropped.
-        event.preventDefault();
-        if (pending === null) onDecline();
-      }}
-      className="m-auto w-full max-w-xl rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
-      data-testid="run-confirm-dialog"
-    >
-      {call ? (
-        <>
-          <div className="space-y-3 p-5">
-            <h2 id={titleId} className="text-base font-semibold text-zinc-900">
-              Confirm this {skillClass} call?
-            </h2>
-            <p className="text-sm text-zinc-600">
-              The policy wants one person to confirm a {skillClass} call before it runs. Check the exact args it will run with.
-            </p>
-            <DescriptionList
-              columns={4}
-              items={[
-                { term: "Skill", value: <span className="font-mono">{call.skill}</span> },
-                { term: "Class", value: <SkillClassBadge skillClass={skillClass} /> },
-                { term: "Persona", value: call.persona ?? "default" },
-                { term: "Call", value: <span className="font-mono text-xs">{call.id}</span> },
-              ]}
-            />
-            <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Exact args" className="max-h-72" data-testid="confirm-args" />
-            {error ? (
-              <p role="alert" className="text-sm text-red-700">
-                {error}
+    // Escape means "don't run"; the dialog closes once the call is dropped.
+    <ModalFrame open={call !== null} busy={pending !== null} width="xl" onEscape={onDecline} testId="run-confirm-dialog">
+      {(titleId) =>
+        call ? (
+          <>
+            <div className="space-y-3 p-5">
+              <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+                Confirm this {skillClass} call?
+              </h2>
+              <p className="text-sm text-zinc-600">
+                The policy wants one person to confirm a {skillClass} call before it runs. Check the exact args it will run with.
               </p>
-            ) : null}
-          </div>
-          <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
-            <Button variant="secondary" onClick={onDecline} pending={pending === "decline"} disabled={pending !== null} autoFocus>
-              Don&apos;t run
-            </Button>
-            <Button variant="primary" onClick={onConfirm} pending={pending === "confirm"} disabled={pending !== null}>
-              Confirm and run
-            </Button>
-          </div>
-        </>
-      ) : null}
-    </dialog>
+              <DescriptionList
+                columns={4}
+                items={[
+                  { term: "Skill", value: <span className="font-mono">{call.skill}</span> },
+                  { term: "Class", value: <SkillClassBadge skillClass={skillClass} /> },
+                  { term: "Persona", value: call.persona ?? "default" },
+                  { term: "Call", value: <span className="font-mono text-xs">{call.id}</span> },
+                ]}
+              />
+              <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Exact args" className="max-h-72" data-testid="confirm-args" />
+              {error ? (
+                <p role="alert" className="text-sm text-red-700">
+                  {error}
+                </p>
+              ) : null}
+            </div>
+            <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+              <Button variant="secondary" onClick={onDecline} pending={pending === "decline"} disabled={pending !== null} autoFocus>
+                Don&apos;t run
+              </Button>
+              <Button variant="primary" onClick={onConfirm} pending={pending === "confirm"} disabled={pending !== null}>
+                Confirm and run
+              </Button>
+            </div>
+          </>
+        ) : null
+      }
+    </ModalFrame>
   );
 }

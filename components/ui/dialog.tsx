@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button } from "./button";
+import { ModalFrame } from "./modal-frame";
 
 /**
  * A modal confirmation built on the native `<dialog>` (focus trap, Escape to close, backdrop). Shown
@@ -29,44 +30,26 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  // One id per dialog: a page may hold several (one per approval card), each named by its own title.
-  const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      onCancel={(event) => {
-        if (pending) event.preventDefault();
-      }}
-      onClick={(event) => {
-        if (event.target === ref.current && !pending) onClose();
-      }}
-      className="m-auto w-full max-w-md rounded-lg border border-zinc-200 bg-white p-0 shadow-xl backdrop:bg-zinc-950/40"
-    >
-      <div className="p-5">
-        <h2 id={titleId} className="text-base font-semibold text-zinc-900">
-          {title}
-        </h2>
-        {children ? <div className="mt-2 text-sm text-zinc-600">{children}</div> : null}
-      </div>
-      <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
-        <Button variant="secondary" onClick={onClose} disabled={pending} autoFocus>
-          {dismissLabel}
-        </Button>
-        <Button variant={danger ? "danger" : "primary"} onClick={onConfirm} pending={pending}>
-          {confirmLabel}
-        </Button>
-      </div>
-    </dialog>
+    <ModalFrame open={open} busy={pending} width="md" closeOnBackdrop onClose={onClose}>
+      {(titleId) => (
+        <>
+          <div className="p-5">
+            <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+              {title}
+            </h2>
+            {children ? <div className="mt-2 text-sm text-zinc-600">{children}</div> : null}
+          </div>
+          <div className="flex justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-5 py-3">
+            <Button variant="secondary" onClick={onClose} disabled={pending} autoFocus>
+              {dismissLabel}
+            </Button>
+            <Button variant={danger ? "danger" : "primary"} onClick={onConfirm} pending={pending}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </>
+      )}
+    </ModalFrame>
   );
 }
