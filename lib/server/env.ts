@@ -39,6 +39,10 @@ export interface ConsoleConfig {
   loginMaxFailures: number;
   loginWindowSeconds: number;
   approvalTtlSeconds: number;
+  /** Interpreters a native skill's script may run under (SKILL_SCRIPT_INTERPRETERS; seed 004 task 6.1 allow-list). */
+  scriptInterpreters: string[];
+  /** Largest resource file served whole by level 3 (`GET …/resources/{path}`, skill_read_resource), in bytes. */
+  resourceLimitBytes: number;
 }
 
 /** One documented environment variable: its name, default (as text) and meaning; the README table lists these. */
@@ -72,6 +76,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "CONSOLE_SECURE_COOKIES", default: "false", meaning: "`true` marks the session cookie Secure: set it when the console is served over HTTPS." },
   { name: "LOGIN_MAX_FAILURES", default: "5", meaning: "Failed sign-ins allowed per account and address within LOGIN_WINDOW_SECONDS (ten times as many per address); then 429 with Retry-After." },
   { name: "LOGIN_WINDOW_SECONDS", default: "900", meaning: "Window over which failed sign-ins are counted." },
+  { name: "SKILL_SCRIPT_INTERPRETERS", default: "bash,sh,python3", meaning: "Interpreters a native skill's script may run under (chosen by its extension or shebang), separated by `,`. A script needing another one is refused." },
+  { name: "SKILL_RESOURCE_LIMIT_BYTES", default: "1048576", meaning: "Largest native skill resource file served by level 3 (resources API, skill_read_resource); larger files are described, not sent." },
   { name: "APPROVAL_TTL_SECONDS", default: "3600", meaning: "How long a dangerous call waits for its two signatures (and a mutating call for its confirmation) before it expires." },
 ];
 
@@ -115,6 +121,22 @@ function adminPasswordOf(env: NodeJS.ProcessEnv): string | null {
   if (raw === undefined || raw === "") return null;
   if (raw.length < MIN_PASSWORD_LENGTH) throw new ConfigError(`CONSOLE_ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
   return raw;
+}
+
+/** Default interpreter allow-list of native skill scripts (seed 004 task 6.2: bash, python3, sh). */
+export const DEFAULT_SCRIPT_INTERPRETERS: readonly string[] = ["bash", "sh", "python3"];
+
+/** A fixed system PATH: the only PATH a native skill's script gets, and where interpreters are looked up. */
+export const SCRIPT_SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+function scriptInterpretersOf(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.SKILL_SCRIPT_INTERPRETERS;
+  if (raw === undefined || raw.trim() === "") return [...DEFAULT_SCRIPT_INTERPRETERS];
+  const names = raw.split(",").map((piece) => piece.trim()).filter((piece) => piece !== "");
+  for (const name of names) {
+    if (!/^[A-Za-z0-9._+-]+$/.test(name)) throw new ConfigError(`SKILL_SCRIPT_INTERPRETERS: ${JSON.stringify(name)} must be a bare command name such as python3 (looked up on ${SCRIPT_SYSTEM_PATH})`);
+  }
+  return names;
 }
 
 /** Splits ONGRID_SKILLS_EXTERNAL_DIRS on `:` and `,` (seed 000), dropping empty pieces. */
@@ -161,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     loginMaxFailures: positiveInt(env, "LOGIN_MAX_FAILURES", 5),
     loginWindowSeconds: positiveInt(env, "LOGIN_WINDOW_SECONDS", 900),
     approvalTtlSeconds: positiveInt(env, "APPROVAL_TTL_SECONDS", 3600),
+    scriptInterpreters: scriptInterpretersOf(env),
+    resourceLimitBytes: positiveInt(env, "SKILL_RESOURCE_LIMIT_BYTES", 1024 * 1024),
   };
 }
 

@@ -4,7 +4,7 @@ export type SkillClass = "safe" | "mutating" | "dangerous";
 /** Every class, ordered from least to most dangerous. */
 export const SKILL_CLASSES: readonly SkillClass[] = ["safe", "mutating", "dangerous"] as const;
 
-/** Kind of a skill: a skill.json manifest + executable, or a SKILL.md folder (native, a later issue). */
+/** Kind of a skill: a skill.json manifest + executable, or a SKILL.md folder (native, seed 004). */
 export type SkillKind = "subprocess" | "native";
 
 /** JSON Schema document of a skill's args object, as written in the manifest. */
@@ -27,14 +27,51 @@ export interface Skill {
   available: boolean;
   unavailableReason: string | null;
   warnings: string[];
+  /** Native only: the frontmatter's `when_to_use` (level 1, searched with name and description). */
+  whenToUse?: string | null;
+  /** Native only: the `tools[]` the frontmatter declares. */
+  tools?: NativeToolDeclaration[];
+  /** Native only: the files under scripts/, references/, templates/, assets/ (level 3 index). */
+  resources?: NativeResources;
+  /** Native only: the class the frontmatter declares (own `class`, else the highest of `tools[]`); null = none, scripts then run as `mutating`. */
+  declaredClass?: SkillClass | null;
+  /** Native only: `license`, `activation`, `metadata` and any other frontmatter, as parsed (shown, never interpreted further). */
+  frontmatter?: Record<string, unknown>;
+  /** Native only, and only in `GET /api/v1/skills/{name}` (level 2): the markdown body of SKILL.md. */
+  instructions?: string;
 }
+
+/** One entry of a native skill's frontmatter `tools[]` (seed 000's richer frontmatter). */
+export interface NativeToolDeclaration {
+  name: string;
+  impl: string | null;
+  class: SkillClass | null;
+  description: string | null;
+}
+
+/**
+ * The resource files of a native skill (seed 004 level 3), each a path relative to the skill's folder
+ * with `/` separators and its folder as prefix (`scripts/check.sh`, `references/guide.md`), sorted.
+ */
+export interface NativeResources {
+  scripts: string[];
+  references: string[];
+  templates: string[];
+  assets: string[];
+}
+
+/** The resource folders of a native skill, in the order they are listed. */
+export const RESOURCE_FOLDERS = ["scripts", "references", "templates", "assets"] as const;
+export type ResourceFolder = (typeof RESOURCE_FOLDERS)[number];
 
 /** One manifest the loader looked at and what became of it. */
 export interface LoaderEntry {
-  /** Absolute path of the manifest (skill.json). */
+  /** Absolute path of the manifest (skill.json) or of the native skill's SKILL.md. */
   path: string;
-  /** Allow-list root the manifest was found under. */
+  /** Allow-list root the manifest was found under (the skills path for native skills). */
   root: string;
+  /** Which loader looked at it; absent on reports written before native skills existed = subprocess. */
+  kind?: SkillKind;
   /** Skill name when the manifest was readable enough to have one. */
   name: string | null;
   /** Why it was skipped or failed; null for registered skills. */

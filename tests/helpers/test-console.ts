@@ -8,11 +8,13 @@ import { resetRegistryForTests } from "@/lib/server/skills/registry";
 import { forgetTestAdminSession } from "./route-client";
 import { TEST_ADMIN } from "./test-people";
 
-/** A console set up for one test file: its temp folder, database file and allow-list root. */
+/** A console set up for one test file: its temp folder, database file, allow-list root and native skills path. */
 export interface TestConsole {
   dir: string;
   databaseFile: string;
   root: string;
+  /** SKILLS_PATH of this console: native skills go in `<nativeRoot>/<category>/<name>/SKILL.md`. */
+  nativeRoot: string;
 }
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
@@ -29,9 +31,12 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
   fs.copyFileSync(inject("templateDatabase"), databaseFile);
   const root = path.join(dir, "skills");
   fs.mkdirSync(root);
+  const nativeRoot = path.join(dir, "native-skills");
+  fs.mkdirSync(nativeRoot);
   Object.assign(process.env, {
     DATABASE_URL: `file:${databaseFile}`,
     ONGRID_SKILLS_EXTERNAL_DIRS: root,
+    SKILLS_PATH: nativeRoot,
     SKILL_KILL_GRACE_MS: "200",
     SKILL_EXIT_DRAIN_MS: "100",
     CALL_EVENT_FLUSH_MS: "50",
@@ -45,7 +50,31 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
   resetRegistryForTests();
   forgetTestAdminSession();
   (globalThis as Record<symbol, unknown>)[STARTUP_KEY] = undefined;
-  return { dir, databaseFile, root };
+  return { dir, databaseFile, root, nativeRoot };
+}
+
+/**
+ * Writes a native skill into `nativeRoot`: `<nativeRoot>/<category>/<name>/SKILL.md` with `frontmatter`
+ * (YAML text without the `---` fences; default `name` and `description` lines) and `body`, plus each
+ * file of `files` (path relative to the skill folder, e.g. `scripts/run.sh`; `.sh`/`.py` files are made
+ * executable). Returns the skill's folder.
+ */
+export function writeNativeSkill(
+  nativeRoot: string,
+  category: string,
+  name: string,
+  options: { frontmatter?: string; body?: string; files?: Record<string, string> } = {},
+): string {
+  const skillDir = path.join(nativeRoot, category, name);
+  fs.mkdirSync(skillDir, { recursive: true });
+  const frontmatter = options.frontmatter ?? `name: ${name}\ndescription: test native skill ${name}`;
+  fs.writeFileSync(path.join(skillDir, "SKILL.md"), `---\n${frontmatter}\n---\n${options.body ?? `# ${name}\n`}`);
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    const target = path.join(skillDir, file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, content, { mode: /\.(sh|py)$/.test(file) ? 0o755 : 0o644 });
+  }
+  return skillDir;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
 import canonicalize from "canonicalize";
-import type { SubprocessSkill } from "../skills/registered-skill";
+import { config } from "../env";
+import { planExecution } from "../calls/execution-plan";
+import type { RegisteredSkill } from "../skills/registered-skill";
 
 /** What a call's digest covers (DESIGN.md "Dual-sign rules"): the exact thing the call will run. */
 export interface DigestInput {
@@ -11,6 +13,8 @@ export interface DigestInput {
   entrySha256: string;
   envAllow: string[];
   timeoutSeconds: number;
+  /** Native scripts only: the interpreter's path (absent for subprocess skills, so their digests are unchanged). */
+  interpreter?: string;
 }
 
 /** A computed digest: SHA-256 (hex) of `text`, the RFC 8785 canonical JSON of `input`. */
@@ -24,23 +28,41 @@ function sha256(data: Buffer | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/** Error thrown by computeCallDigest when what the call would run cannot be planned at all. */
+export class UnplannableCallError extends Error {}
+
 /**
  * Computes the digest a call is bound to (issue 4 point 5): SHA-256 (hex) of the RFC 8785 canonical
  * JSON of `{skill, args, manifestSha256, entrySha256, envAllow, timeoutSeconds}`, where the two hashes
  * are of the manifest file and of the entry file (after realpath) as they are on disk right now — read
- * synchronously so the check just before spawning stays a few milliseconds from execve. `argsJson` is
- * the call's stored args text. Throws the file system's error when a file cannot be read (callers treat
- * that as a mismatch at recheck time).
+ * synchronously so the check just before spawning stays a few milliseconds from execve. For a native
+ * skill the manifest is its SKILL.md, the entry the script the args name, and the interpreter's path
+ * is added (planExecution). `argsJson` is the call's stored args text. Throws the file system's error
+ * when a file cannot be read, or UnplannableCallError when a native script cannot be planned (callers
+ * treat both as a mismatch at recheck time).
  */
-export function computeCallDigest(skill: Pick<SubprocessSkill, "name" | "source" | "entryPath" | "envAllow" | "timeoutSeconds">, argsJson: string): CallDigest {
+export function computeCallDigest(skill: RegisteredSkill, argsJson: string): CallDigest {
+  let manifestFile = skill.source.path;
+  let entryFile: string;
+  let interpreter: string | null = null;
+  if (skill.kind === "subprocess") {
+    entryFile = realpathSync(skill.entryPath);
+  } else {
+    const plan = planExecution(skill, argsJson, config());
+    if (typeof plan === "string") throw new UnplannableCallError(plan);
+    manifestFile = plan.manifestFile;
+    entryFile = plan.entryFile;
+    interpreter = plan.interpreter;
+  }
   const input: DigestInput = {
     skill: skill.name,
     args: JSON.parse(argsJson) as unknown,
-    manifestSha256: sha256(readFileSync(skill.source.path)),
-    entrySha256: sha256(readFileSync(realpathSync(skill.entryPath))),
+    manifestSha256: sha256(readFileSync(manifestFile)),
+    entrySha256: sha256(readFileSync(entryFile)),
     envAllow: [...skill.envAllow],
     timeoutSeconds: skill.timeoutSeconds,
   };
+  if (interpreter !== null) input.interpreter = interpreter;
   const text = canonicalize(input) ?? "";
   return { digest: sha256(text), input, text };
 }
@@ -52,7 +74,11 @@ const PART_NAMES: Record<keyof DigestInput, string> = {
   entrySha256: "the entry file",
   envAllow: "env_allow",
   timeoutSeconds: "the timeout",
+  interpreter: "the interpreter",
 };
+
+/** The same parts as a native skill's call names them. */
+const NATIVE_PART_NAMES: Record<keyof DigestInput, string> = { ...PART_NAMES, manifestSha256: "SKILL.md", entrySha256: "the script" };
 
 /**
  * Recomputes a call's digest and compares it with the one frozen at request time. Returns null when it
@@ -61,7 +87,7 @@ const PART_NAMES: Record<keyof DigestInput, string> = {
  * could not be computed. Never throws.
  */
 export function digestMismatch(
-  skill: Pick<SubprocessSkill, "name" | "source" | "entryPath" | "envAllow" | "timeoutSeconds"> | null,
+  skill: RegisteredSkill | null,
   argsJson: string,
   frozen: { digest: string; inputText?: string | null },
 ): string | null {
@@ -70,6 +96,7 @@ export function digestMismatch(
   try {
     now = computeCallDigest(skill, argsJson);
   } catch (error) {
+    if (error instanceof UnplannableCallError) return `what the call would run cannot be checked any more: ${error.message}`;
     return `what the call would run cannot be read any more (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
   if (now.digest === frozen.digest) return null;
@@ -78,7 +105,8 @@ export function digestMismatch(
     try {
       const before = JSON.parse(frozen.inputText) as Record<string, unknown>;
       const changed = (Object.keys(PART_NAMES) as Array<keyof DigestInput>).filter((key) => canonicalize(before[key]) !== canonicalize(now.input[key]));
-      if (changed.length > 0) what = changed.map((key) => PART_NAMES[key]).join(" and ");
+      const names = skill.kind === "native" ? NATIVE_PART_NAMES : PART_NAMES;
+      if (changed.length > 0) what = changed.map((key) => names[key]).join(" and ");
     } catch {
       // An unreadable frozen input only makes the reason less specific.
     }

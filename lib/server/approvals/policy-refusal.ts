@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
 import { decideCall } from "../policy/decide";
 import { findPersona } from "../personas/persona-store";
-import type { SubprocessSkill } from "../skills/registered-skill";
+import type { RegisteredSkill } from "../skills/registered-skill";
 import { TRANSACTION_OPTIONS } from "./transaction-options";
 
 /**
@@ -18,7 +18,7 @@ import { TRANSACTION_OPTIONS } from "./transaction-options";
  */
 export async function currentPolicyRefusal(
   call: { persona: string | null; requesterId: string | null; tokenId: string | null },
-  skill: Pick<SubprocessSkill, "name" | "category" | "class">,
+  skill: Pick<RegisteredSkill, "name" | "category" | "class" | "kind">,
 ): Promise<string | null> {
   if (call.tokenId !== null) {
     const token = await db().apiToken.findUnique({ where: { id: call.tokenId }, select: { name: true, revokedAt: true } });

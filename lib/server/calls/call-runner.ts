@@ -1,11 +1,11 @@
 import type { Call } from "@/lib/types/call";
 import { recheckEntryBeforeSpawn } from "../skills/build-subprocess-skill";
-import { sameExecution, type SubprocessSkill } from "../skills/registered-skill";
+import { sameExecution, type RegisteredSkill } from "../skills/registered-skill";
 import { getRegistry } from "../skills/registry";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { config, consoleEnvValue } from "../env";
-import { interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
+import { config } from "../env";
+import { interpretScriptOutcome, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "../executor";
 import { recordAudit } from "../audit/audit-trail";
 import { digestMismatch } from "../approvals/call-digest";
 import { voidApprovalOfCall } from "../approvals/void-approval";
@@ -15,6 +15,9 @@ import { toCall } from "./call-record";
 import { CallSlots } from "./call-slots";
 import { consoleInstanceId } from "./console-instance";
 import { TimelineWriter } from "./timeline-writer";
+import { planExecution } from "./execution-plan";
+
+export { childEnvironment } from "./execution-plan";
 
 interface LocalCall {
   process: RunningProcess | null;
@@ -76,24 +79,13 @@ export function reserveQueueRoom(argsJson: string): () => void {
 }
 
 /**
- * The exact environment of a subprocess skill's child: only the `env_allow` names that the console's
- * own environment has (seed 000: an empty list means an empty environment, not even PATH).
- */
-export function childEnvironment(envAllow: readonly string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of envAllow) {
-    const value = consoleEnvValue(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
-
-/**
- * Runs a stored `queued` call of a subprocess skill in this process: waits for a slot (a cancel ends
+ * Runs a stored `queued` call of a skill of either kind in this process (a native skill's call runs
+ * the script its args name: planExecution): waits for a slot (a cancel ends
  * the wait at once), refuses to start when a loader reload changed or removed the skill meanwhile
  * (changedSinceAccepted) or when the entry no longer passes the allow-list check
- * (recheckEntryBeforeSpawn) — both end the call `failed` without spawning — then spawns the entry
- * through the executor with the args as JSON on stdin, records the stderr timeline, and stores the end
+ * (recheckEntryBeforeSpawn; for a script, planExecution's checks) — both end the call `failed`
+ * without spawning — then spawns the plan through the executor (an entry with the args as JSON on
+ * stdin, or an allow-listed interpreter with the script and its argv), records the stderr timeline, and stores the end
  * state with a compare-and-set on `running` (a call another console already marked `interrupted` keeps
  * that status). `releaseQueueRoom` (from reserveQueueRoom) is called once the call leaves the queue.
  * `expectedDigest` (the call's digest frozen at request time, DESIGN.md "Dual-sign rules") is
@@ -102,7 +94,7 @@ export function childEnvironment(envAllow: readonly string[]): Record<string, st
  * the end state `call.finished` to the audit trail.
  * Returns at once; the promise of the finished Call is available through waitForCall().
  */
-export function runCall(callId: string, skill: SubprocessSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined, expectedDigest: string | null = null): void {
+export function runCall(callId: string, skill: RegisteredSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined, expectedDigest: string | null = null): void {
   openChannel(callId);
   const local: LocalCall = { process: null, cancelRequested: false, queueAbort: new AbortController(), finished: Promise.resolve(null as unknown as Call) };
   local.finished = execute(callId, skill, argsJson, local, releaseQueueRoom, expectedDigest).finally(() => {
@@ -141,7 +133,7 @@ export function localCallIds(): string[] {
  * skill by one that runs differently or under another class (the args were validated and the policy
  * applied to the old one), or removed it. Null when the registry still holds the same skill.
  */
-async function changedSinceAccepted(skill: SubprocessSkill): Promise<string | null> {
+async function changedSinceAccepted(skill: RegisteredSkill): Promise<string | null> {
   const current = (await getRegistry()).get(skill.name);
   if (current === skill) return null;
   if (!current) return `skill ${skill.name} was removed by a loader reload while the call was queued; it was not started`;
@@ -149,7 +141,7 @@ async function changedSinceAccepted(skill: SubprocessSkill): Promise<string | nu
   return `skill ${skill.name} changed (loader reload) while the call was queued; it was not started, start it again`;
 }
 
-async function execute(callId: string, skill: SubprocessSkill, argsJson: string, local: LocalCall, releaseQueueRoom: () => void, expectedDigest: string | null): Promise<Call> {
+async function execute(callId: string, skill: RegisteredSkill, argsJson: string, local: LocalCall, releaseQueueRoom: () => void, expectedDigest: string | null): Promise<Call> {
   const settings = config();
   const gotSlot = await state.slots.acquire(local.queueAbort.signal);
   releaseQueueRoom();
@@ -184,11 +176,14 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     const timeoutMs = skill.timeoutSeconds * 1000;
     let identityWrite: Promise<unknown> = Promise.resolve();
     let stderrTruncated = false;
-    // Checked synchronously right before the spawn: the entry must still be the file the loader checked.
-    const entryProblem = recheckEntryBeforeSpawn(skill);
-    if (entryProblem) {
-      timeline.append("system", `not started: ${entryProblem}`);
-      return await finish(callId, timeline, "running", { status: "failed", exitCode: null, error: entryProblem }, null, false);
+    // Checked synchronously right before the spawn: the entry must still be the file the loader checked,
+    // and a script must still resolve under the skill's scripts/ folder to an allow-listed interpreter.
+    const plan = planExecution(skill, argsJson, settings);
+    const entryProblem = typeof plan === "string" ? plan : skill.kind === "subprocess" ? recheckEntryBeforeSpawn(skill) : null;
+    if (entryProblem || typeof plan === "string") {
+      const problem = entryProblem ?? "the call cannot be planned";
+      timeline.append("system", `not started: ${problem}`);
+      return await finish(callId, timeline, "running", { status: "failed", exitCode: null, error: problem }, null, false);
     }
     // And the digest once more, with no await between it and the spawn: the claim above may have
     // waited for another console's write lock, long enough to swap the entry file.
@@ -200,11 +195,11 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     }
     const child = startProcess(
       {
-        command: skill.entryPath,
-        args: [],
-        cwd: skill.workingDirectory,
-        env: childEnvironment(skill.envAllow),
-        stdin: argsJson,
+        command: plan.command,
+        args: plan.args,
+        cwd: plan.cwd,
+        env: plan.env,
+        stdin: plan.stdin,
         timeoutMs,
         killGraceMs: settings.killGraceMs,
         exitDrainMs: settings.exitDrainMs,
@@ -214,7 +209,7 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
       },
       {
         onSpawn: ({ pid, pgid, identity }) => {
-          timeline.append("system", `started ${skill.entryPath} (pid ${pid})`);
+          timeline.append("system", `started ${plan.label} (pid ${pid})`);
           identityWrite = db().call.update({
             where: { id: callId },
             data: { pgid, procStart: identity.procStart, host: identity.host, bootId: identity.bootId },
@@ -236,9 +231,11 @@ async function execute(callId: string, skill: SubprocessSkill, argsJson: string,
     if (local.cancelRequested) child.cancel();
     const outcome = await child.done;
     await identityWrite.catch(() => undefined);
-    const verdict = interpretSubprocessOutcome(outcome, { timeoutMs, stdoutLimitBytes: settings.stdoutLimitBytes });
+    const limits = { timeoutMs, stdoutLimitBytes: settings.stdoutLimitBytes };
+    const verdict = plan.output === "text" ? interpretScriptOutcome(outcome, limits) : interpretSubprocessOutcome(outcome, limits);
     timeline.append("system", endLine(outcome, verdict.status, verdict.error));
-    const resultText = verdict.result === null ? null : outcome.stdout.trim();
+    // A subprocess skill's result is its stdout verbatim (seed 000); a script's is {"stdout": text}.
+    const resultText = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();
     return await finish(callId, timeline, "running", { ...verdict, resultText }, outcome, stderrTruncated);
   } finally {
     if (gotSlot) state.slots.release();

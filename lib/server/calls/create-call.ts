@@ -15,6 +15,8 @@ import { toCall } from "./call-record";
 import { nextLeaseUntil } from "./call-lease";
 import { consoleInstanceId } from "./console-instance";
 import { reserveQueueRoom, runCall, waitForCall } from "./call-runner";
+import { planExecution } from "./execution-plan";
+import { config } from "../env";
 
 /** Input of createCall: the parsed request body of `POST /api/v1/skills/{name}/calls` and who sent it. */
 export interface CreateCallInput {
@@ -32,8 +34,10 @@ export interface CreateCallInput {
  * skill up (404 `not_found`), resolves the persona (resolveCallPersona: 403 for a token naming another
  * persona, 400 for an unknown one), validates the args against the skill's schema before anything is
  * stored (400 `invalid_args`), asks the policy (403 `forbidden` with the reason, nothing stored), and
- * freezes the call's digest (409 `conflict` when the skill's files cannot be read, except for a call
- * that runs at once, which the runner's allow-list recheck then fails). Then, by decision:
+ * plans the run (409 `conflict` when a native script cannot run: it escapes scripts/, or needs an
+ * interpreter outside the allow-list), and freezes the call's digest (409 `conflict` when the skill's
+ * files cannot be read, except for a call that runs at once, which the runner's allow-list recheck
+ * then fails). Then, by decision:
  * - run: reserves queue room (503 `unavailable` when full), stores the call `queued` owned by this
  *   console and runs it; `finished` is true when `wait` was set and the call reached its end state;
  * - confirm: stores it `awaiting_confirmation` for a person's POST /calls/{id}/confirm;
@@ -52,6 +56,10 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   const persona = await auditRefusal(identity, skill.name, input.persona, () => resolveCallPersona(identity, input.persona));
   const argsJson = await checkArgs(skill, input.args);
   const decision = await auditRefusal(identity, skill.name, persona.name, async () => authorizeCall(persona, skill));
+  // A native script that cannot run (escaping symlink, interpreter outside the allow-list) is refused
+  // before anything is stored; the runner checks the same again just before the spawn.
+  const plan = planExecution(skill, argsJson, config());
+  if (typeof plan === "string") throw new AppError("conflict", `${skill.name} cannot run this call: ${plan}`);
   const id = randomUUID();
   const newCall = (digest: string | null) => ({
     id,

@@ -10,3 +10,5 @@ export { isGroupAlive, terminateGroup, type GroupTermination } from "./process-g
 export { interpretSubprocessOutcome, type SubprocessVerdict } from "./subprocess-outcome";
 export { LineSplitter, DEFAULT_MAX_LINE_LENGTH } from "./line-splitter";
 export { DEFAULT_STDERR_LINE_LIMIT, type StderrTruncation } from "./stderr-lines";
+export { interpretScriptOutcome } from "./script-outcome";
+export { chooseInterpreter, findOnPath, parseShebang, type ScriptInterpreter } from "./script-interpreter";

@@ -201,4 +201,15 @@ describe("decideCall: allow and deny lists come before the table", () => {
     expect(decideCall(fallback, skill("log_rotate", "mutating"))).toEqual({ outcome: "deny", reason: "persona default (read-only): a read-only persona may not run mutating skills" });
     expect(decideCall(fallback, skill("disk_cleaner", "dangerous")).outcome).toBe("deny");
   });
+
+  it("a persona's categories filter native skills only (seed 004 task 5.3)", () => {
+    const devops = { ...persona("dual-sign-required", ["*"], []), categories: ["devops", "system"] };
+    expect(decideCall(devops, { name: "deploy-service", category: "devops", kind: "native", class: "safe" }).outcome).toBe("run");
+    expect(decideCall(devops, { name: "log-analyzer", category: "analysis", kind: "native", class: "safe" })).toEqual({
+      outcome: "deny",
+      reason: "persona agent loads native skills only from categories devops, system; log-analyzer is in analysis",
+    });
+    expect(decideCall(devops, { name: "log_scan", category: "analysis", kind: "subprocess", class: "safe" }).outcome).toBe("run");
+    expect(decideCall({ ...devops, categories: [] }, { name: "x", category: "devops", kind: "native", class: "safe" }).reason).toBe("persona agent loads native skills only from no category; x is in devops");
+  });
 });

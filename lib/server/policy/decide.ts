@@ -1,5 +1,5 @@
 import type { SkillClass } from "@/lib/types/skill";
-import { listsAllow, type ListedSkill } from "./skill-lists";
+import { categoriesAllow, listsAllow, type ListedSkill } from "./skill-lists";
 
 /** A persona's permission mode (DESIGN.md "Concepts"). */
 export type PermissionMode = "read-only" | "mutating-with-confirm" | "dual-sign-required";
@@ -34,18 +34,22 @@ export interface PersonaPolicy {
   name: string;
   permission_mode: PermissionMode;
   skills: { allow: readonly string[]; deny: readonly string[] };
+  /** Categories of native skills it loads; absent = all. */
+  categories?: readonly string[];
 }
 
 /**
  * The one policy decision of the console (issue 4 point 3), used by every entry point (UI, REST, LLM
  * tools, MCP): first the persona's `skills.deny` / `skills.allow` lists (deny wins; no allow entry =
- * nothing allowed), then DESIGN.md's table for the persona's permission mode and the skill's class.
+ * nothing allowed) and, for a native skill, its `categories`, then DESIGN.md's table for the persona's permission mode and the skill's class.
  * Pure: same inputs, same answer. Returns run / confirm / dual_sign / deny with a reason naming the
  * persona and the rule.
  */
 export function decideCall(persona: PersonaPolicy, skill: ListedSkill & { class: SkillClass }): Decision {
   const lists = listsAllow(persona.skills, skill, persona.name);
   if (!lists.allowed) return { outcome: "deny", reason: lists.reason };
+  const categories = categoriesAllow(persona.categories, skill, persona.name);
+  if (!categories.allowed) return { outcome: "deny", reason: categories.reason };
   const decision = decide(persona.permission_mode, skill.class);
   return { outcome: decision.outcome, reason: `persona ${persona.name} (${persona.permission_mode}): ${decision.reason}` } as Decision;
 }

@@ -30,7 +30,7 @@ export async function resolveCallPersona(identity: Identity, named: string | nul
  * throws AppError `forbidden` (403) with the decision's reason when the policy denies it. Never
  * starts anything.
  */
-export function authorizeCall(persona: Persona, skill: { name: string; category: string; class: SkillClass }): Exclude<Decision, { outcome: "deny" }> {
+export function authorizeCall(persona: Persona, skill: { name: string; category: string; class: SkillClass; kind?: "subprocess" | "native" }): Exclude<Decision, { outcome: "deny" }> {
   const decision = decideCall(persona, skill);
   if (decision.outcome === "deny") throw new AppError("forbidden", `${skill.name}: ${decision.reason}`);
   return decision;

@@ -1,7 +1,9 @@
-/** The part of a skill the allow and deny lists look at. */
+/** The part of a skill the allow and deny lists (and the categories filter) look at. */
 export interface ListedSkill {
   name: string;
   category: string;
+  /** Only native skills are subject to a persona's `categories` (seed 004 task 5.3); absent = subprocess. */
+  kind?: "subprocess" | "native";
 }
 
 const CATEGORY_PREFIX = "category:";
@@ -58,4 +60,18 @@ export function listsAllow(lists: { allow: readonly string[]; deny: readonly str
   const allowed = lists.allow.find((pattern) => matchesSkillPattern(pattern, skill));
   if (allowed === undefined) return { allowed: false, reason: `${skill.name} is not in persona ${personaName}'s skills.allow` };
   return { allowed: true, reason: `allowed by skills.allow entry ${JSON.stringify(allowed)}` };
+}
+
+/**
+ * Whether a persona's `categories` (seed 004 task 5.3: "if an agent only has categories [devops,
+ * system], it does not load skills of analysis/ or communication/") let it load `skill`: absent
+ * categories = every category; subprocess skills are not filtered by it (DESIGN.md "Native skills").
+ * Returns `{allowed, reason}`.
+ */
+export function categoriesAllow(categories: readonly string[] | undefined, skill: ListedSkill, personaName: string): { allowed: boolean; reason: string } {
+  if (skill.kind !== "native" || categories === undefined || categories.includes(skill.category)) return { allowed: true, reason: "category loaded" };
+  return {
+    allowed: false,
+    reason: `persona ${personaName} loads native skills only from ${categories.length === 0 ? "no category" : `categories ${categories.join(", ")}`}; ${skill.name} is in ${skill.category}`,
+  };
 }

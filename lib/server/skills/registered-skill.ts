@@ -1,4 +1,4 @@
-import type { Skill } from "@/lib/types/skill";
+import type { NativeResources, NativeToolDeclaration, Skill, SkillClass } from "@/lib/types/skill";
 
 /**
  * A subprocess skill as the registry holds it: the public Skill plus what only the server may know —
@@ -13,13 +13,42 @@ export interface SubprocessSkill extends Skill {
   workingDirectory: string;
 }
 
-/** Any skill the registry holds. Native (SKILL.md) skills join this union in a later issue. */
-export type RegisteredSkill = SubprocessSkill;
+/**
+ * A native (SKILL.md) skill as the registry holds it (seed 004, DESIGN.md "Native skills"): the public
+ * Skill with every native field filled in, plus the server-only paths. Its `schema` is the args of
+ * `skill_run_script` (runScriptSchema: `{script, args}`), so a native skill runs through the same call
+ * path as a subprocess one; its `class` is the class its scripts run under (`declaredClass` ?? mutating).
+ */
+export interface NativeSkill extends Skill {
+  kind: "native";
+  whenToUse: string | null;
+  tools: NativeToolDeclaration[];
+  resources: NativeResources;
+  declaredClass: SkillClass | null;
+  frontmatter: Record<string, unknown>;
+  /** The markdown body of SKILL.md (level 2), frontmatter removed. */
+  instructions: string;
+  /** realpath of the skill's folder; every resource and script must resolve under it. */
+  skillDir: string;
+  /** realpath of the SKILL.md (or skill.md) file; hashed into a call's digest. */
+  skillFile: string;
+}
 
-/** Strips server-only fields so a registered skill can be served as the public Skill shape. */
-export function toPublicSkill(skill: RegisteredSkill): Skill {
-  const { entryPath: _entry, workingDirectory: _cwd, ...rest } = skill;
-  return rest;
+/** Any skill the registry holds. */
+export type RegisteredSkill = SubprocessSkill | NativeSkill;
+
+/**
+ * Strips server-only fields so a registered skill can be served as the public Skill shape. Level 1
+ * (listings, the default) leaves out a native skill's instructions; level 2 (`GET /api/v1/skills/{name}`)
+ * includes them (seed 004 progressive loading).
+ */
+export function toPublicSkill(skill: RegisteredSkill, level: 1 | 2 = 1): Skill {
+  if (skill.kind === "subprocess") {
+    const { entryPath: _entry, workingDirectory: _cwd, ...rest } = skill;
+    return rest;
+  }
+  const { skillDir: _dir, skillFile: _file, instructions, ...rest } = skill;
+  return level === 2 ? { ...rest, instructions } : rest;
 }
 
 /**
@@ -29,7 +58,22 @@ export function toPublicSkill(skill: RegisteredSkill): Skill {
  * authorised, the call must not run the new version (DESIGN.md "Policy": a call runs only what was
  * authorised).
  */
-export function sameExecution(a: SubprocessSkill, b: SubprocessSkill): boolean {
+export function sameExecution(a: RegisteredSkill, b: RegisteredSkill): boolean {
+  if (a.kind === "native" || b.kind === "native") {
+    return (
+      a.kind === "native" &&
+      b.kind === "native" &&
+      a.skillDir === b.skillDir &&
+      a.skillFile === b.skillFile &&
+      a.source.root === b.source.root &&
+      a.class === b.class &&
+      a.timeoutSeconds === b.timeoutSeconds &&
+      a.available === b.available &&
+      a.envAllow.length === b.envAllow.length &&
+      a.envAllow.every((name, index) => name === b.envAllow[index]) &&
+      JSON.stringify(a.schema) === JSON.stringify(b.schema)
+    );
+  }
   return (
     a.entryPath === b.entryPath &&
     a.workingDirectory === b.workingDirectory &&

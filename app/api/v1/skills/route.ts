@@ -13,6 +13,6 @@ export const GET = apiRoute(async (request: Request) => {
   const personaName = stringParam(url, "persona");
   const persona = personaName === undefined ? null : await requirePersona(personaName);
   const registry = await getRegistry();
-  const skills = registry.list({ category: stringParam(url, "category"), q: stringParam(url, "q") }).map(toPublicSkill);
+  const skills = registry.list({ category: stringParam(url, "category"), q: stringParam(url, "q") }).map((skill) => toPublicSkill(skill));
   return Response.json({ skills: persona ? skills.filter((skill) => personaListsSkill(persona, skill)) : skills });
 });
