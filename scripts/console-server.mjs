@@ -7,8 +7,9 @@
  * it). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
  * `GET /api/v1/auth/session` so the console starts at once (first loader scan, default persona, first
  * admin with its password printed once) instead of at the first visitor. SIGINT/SIGTERM stop accepting
- * connections, end open ones (event streams never end by themselves) after a grace period, close Next.js
- * and exit 130/143.
+ * connections, end this console's running calls `interrupted` with their process groups terminated
+ * (the hook lib/server/console-startup.ts installs), end open connections (event streams never end by
+ * themselves) after a grace period, close Next.js and exit 130/143.
  */
 import http from "node:http";
 import path from "node:path";
@@ -79,7 +80,9 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
     // Whatever hangs in Next.js's own shutdown, the process ends.
     setTimeout(() => process.exit(code), CLOSE_GRACE_MS + 5000).unref();
-    server.close(() => void app.close().finally(() => process.exit(code)));
+    const interruptCalls = globalThis[Symbol.for("skill-console.shutdown")];
+    const callsEnded = typeof interruptCalls === "function" ? Promise.resolve(interruptCalls(signal)).catch((error) => console.error("console-server: ending running calls failed:", error)) : Promise.resolve();
+    server.close(() => void callsEnded.then(() => app.close()).finally(() => process.exit(code)));
     server.closeIdleConnections();
   });
 }

@@ -11,8 +11,9 @@ function shortPath(entry: LoaderEntry): string {
 
 /**
  * The manifests of one loader outcome (registered, skipped or failed) as a table: name (a link to the
- * skill page when a skill of that name is registered, i.e. it is in `registeredNames`), path under its
- * root, and the reason when there is one.
+ * skill page when a skill of that name is registered, i.e. it is in `registeredNames`), kind (skill.json
+ * or SKILL.md), path under its root, the reason when there is one, and the loader's warnings (issue 5:
+ * a native skill that breaks the Agent Skills rules is loaded and its warnings shown here).
  */
 export function LoaderEntriesTable({ entries, caption, withReason, registeredNames }: { entries: LoaderEntry[]; caption: string; withReason: boolean; registeredNames: ReadonlySet<string> }) {
   if (entries.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">None.</p>;
@@ -21,6 +22,7 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
       <thead>
         <tr>
           <Th>Name</Th>
+          <Th>Kind</Th>
           <Th>Manifest</Th>
           {withReason ? <Th>Reason</Th> : <Th>Root</Th>}
         </tr>
@@ -39,8 +41,16 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
                 entry.name
               )}
             </Td>
+            <Td className="text-xs whitespace-nowrap text-zinc-600">{entry.kind === "native" ? "native" : "subprocess"}</Td>
             <Td className="font-mono text-xs break-all text-zinc-600" title={entry.path}>
               {shortPath(entry)}
+              {entry.warnings.length > 0 ? (
+                <ul className="mt-1 list-disc space-y-0.5 pl-4 font-sans text-[12px] text-amber-800" aria-label={`warnings of ${entry.name ?? entry.path}`}>
+                  {entry.warnings.map((warning) => (
+                    <li key={warning}>{warning}</li>
+                  ))}
+                </ul>
+              ) : null}
             </Td>
             {withReason ? (
               <Td className="text-[13px] break-words text-red-800">{entry.reason ?? <EmptyValue label="no reason given" />}</Td>

@@ -5,6 +5,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_args: 400,
   args_too_large: 413,
+  too_large: 413,
   not_found: 404,
   approval_required: 403,
   forbidden: 403,

@@ -3,6 +3,7 @@ export const ERROR_CODES = [
   "bad_request",
   "invalid_args",
   "args_too_large",
+  "too_large",
   "not_found",
   "approval_required",
   "forbidden",

@@ -4,7 +4,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { closeDbForTests } from "@/lib/server/db";
 import { resetConfigForTests } from "@/lib/server/env";
-import { resetRegistryForTests } from "@/lib/server/skills/registry";
+import { reloadRegistry, resetRegistryForTests } from "@/lib/server/skills/registry";
 import { forgetTestAdminSession } from "./route-client";
 import { TEST_ADMIN } from "./test-people";
 
@@ -91,4 +91,12 @@ export function writeSkill(root: string, folder: string, manifest: Record<string
   );
   fs.writeFileSync(path.join(skillDir, "run.sh"), `#!/bin/bash\n${script}\n`, { mode: 0o755 });
   return skillDir;
+}
+
+/**
+ * Rescans this console's skills after a test wrote or changed them (skills written before the first
+ * request are picked up by the first scan anyway). Returns the loader report.
+ */
+export function reloadTestConsole(): ReturnType<typeof reloadRegistry> {
+  return reloadRegistry();
 }

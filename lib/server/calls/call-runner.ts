@@ -22,6 +22,8 @@ export { childEnvironment } from "./execution-plan";
 interface LocalCall {
   process: RunningProcess | null;
   cancelRequested: boolean;
+  /** Set when the console stops under the call (interruptLocalCalls): it ends `interrupted` with this reason. */
+  interruptReason: string | null;
   /** Aborted by a cancel: a call still waiting for a slot stops waiting at once. */
   queueAbort: AbortController;
   finished: Promise<Call>;
@@ -96,7 +98,7 @@ export function reserveQueueRoom(argsJson: string): () => void {
  */
 export function runCall(callId: string, skill: RegisteredSkill, argsJson: string, releaseQueueRoom: () => void = () => undefined, expectedDigest: string | null = null): void {
   openChannel(callId);
-  const local: LocalCall = { process: null, cancelRequested: false, queueAbort: new AbortController(), finished: Promise.resolve(null as unknown as Call) };
+  const local: LocalCall = { process: null, cancelRequested: false, interruptReason: null, queueAbort: new AbortController(), finished: Promise.resolve(null as unknown as Call) };
   local.finished = execute(callId, skill, argsJson, local, releaseQueueRoom, expectedDigest).finally(() => {
     releaseQueueRoom();
     state.calls.delete(callId);
@@ -123,6 +125,24 @@ export function cancelLocalCall(callId: string): boolean {
   return true;
 }
 
+/**
+ * Ends every call this process runs or has queued because the console is stopping (SIGTERM/SIGINT;
+ * DESIGN.md: a killed child leaves a finished call record, and no call stays `running` after a stop):
+ * queued calls end without spawning and running ones have their whole process group terminated (TERM,
+ * then KILL after SKILL_KILL_GRACE_MS); each ends `interrupted` with `reason` and its timeline says so.
+ * Resolves once every such call's end state is stored (callers bound the wait).
+ */
+export async function interruptLocalCalls(reason: string): Promise<void> {
+  const running = [...state.calls.values()];
+  for (const local of running) {
+    local.interruptReason = reason;
+    local.cancelRequested = true;
+    local.queueAbort.abort();
+    local.process?.cancel();
+  }
+  await Promise.allSettled(running.map((local) => local.finished));
+}
+
 /** Ids of the calls this process is running or has queued. */
 export function localCallIds(): string[] {
   return [...state.calls.keys()];
@@ -147,6 +167,10 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
   releaseQueueRoom();
   try {
     const timeline = new TimelineWriter(callId, settings.eventFlushMs);
+    if (local.interruptReason !== null) {
+      timeline.append("system", `not started: ${local.interruptReason}`);
+      return await finish(callId, timeline, "queued", { status: "interrupted", exitCode: null, error: local.interruptReason }, null, false);
+    }
     if (!gotSlot || local.cancelRequested) {
       timeline.append("system", "cancelled before it started");
       return await finish(callId, timeline, "queued", { status: "cancelled", exitCode: null, error: "cancelled before it started" }, null, false);
@@ -210,10 +234,18 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
       {
         onSpawn: ({ pid, pgid, identity }) => {
           timeline.append("system", `started ${plan.label} (pid ${pid})`);
-          identityWrite = db().call.update({
-            where: { id: callId },
-            data: { pgid, procStart: identity.procStart, host: identity.host, bootId: identity.bootId },
-          });
+          // Written now, while the child runs: a console that dies under it leaves the group's identity
+          // for the next console's lease recovery to kill. (A Prisma query is lazy — it runs only once
+          // awaited or `.then`-ed — so it is started here explicitly, not at the end of the call.)
+          identityWrite = db()
+            .call.update({
+              where: { id: callId },
+              data: { pgid, procStart: identity.procStart, host: identity.host, bootId: identity.bootId },
+            })
+            .then(
+              () => undefined,
+              (error: unknown) => console.error(`recording the process group of call ${callId} failed:`, error),
+            );
         },
         onStderrLine: (line) => void timeline.append("stderr", line),
         onStderrTruncated: (kept, cause) => {
@@ -232,7 +264,10 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
     const outcome = await child.done;
     await identityWrite.catch(() => undefined);
     const limits = { timeoutMs, stdoutLimitBytes: settings.stdoutLimitBytes };
-    const verdict = plan.output === "text" ? interpretScriptOutcome(outcome, limits) : interpretSubprocessOutcome(outcome, limits);
+    const read = plan.output === "text" ? interpretScriptOutcome(outcome, limits) : interpretSubprocessOutcome(outcome, limits);
+    // Stopped because the console is stopping, not on anyone's request: the call was interrupted.
+    const verdict: { status: Call["status"]; result: Record<string, unknown> | null; exitCode: number | null; error: string | null } =
+      local.interruptReason !== null && read.status === "cancelled" ? { ...read, status: "interrupted", error: local.interruptReason } : read;
     timeline.append("system", endLine(outcome, verdict.status, verdict.error));
     // A subprocess skill's result is its stdout verbatim (seed 000); a script's is {"stdout": text}.
     const resultText = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();
@@ -251,6 +286,7 @@ function endLine(outcome: ProcessOutcome, status: string, error: string | null):
   const after = `after ${outcome.durationMs} ms`;
   if (status === "succeeded") return `exited with code 0 ${after}`;
   if (status === "cancelled") return `cancelled on request: process group terminated ${after}`;
+  if (status === "interrupted") return `interrupted: ${error ?? "the console stopped"}; process group terminated ${after}`;
   if (status === "timed_out") return `${error ?? "timed out"}: process group terminated ${after}`;
   return `failed: ${error ?? "unknown error"} (${after})`;
 }

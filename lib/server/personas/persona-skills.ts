@@ -1,7 +1,7 @@
 import type { Persona } from "@/lib/types/persona";
 import type { Skill } from "@/lib/types/skill";
 import { AppError } from "../errors";
-import { listsAllow } from "../policy/skill-lists";
+import { categoriesAllow, listsAllow } from "../policy/skill-lists";
 import { findPersona } from "./persona-store";
 
 /**
@@ -13,7 +13,7 @@ import { findPersona } from "./persona-store";
  */
 export function personaListsSkill(persona: Pick<Persona, "name" | "skills" | "categories">, skill: Pick<Skill, "name" | "category" | "kind">): boolean {
   if (!listsAllow(persona.skills, skill, persona.name).allowed) return false;
-  return skill.kind !== "native" || persona.categories === undefined || persona.categories.includes(skill.category);
+  return categoriesAllow(persona.categories, skill, persona.name).allowed;
 }
 
 /**

@@ -23,6 +23,8 @@ export const loaderLine = {
     `${LOG_PREFIX}not descending into ${dir}: deeper than ${maxDepth} levels below ${root}`,
   tooMany: (root: string, dir: string, maxEntries: number) =>
     `${LOG_PREFIX}stopped walking ${root} at ${dir}: more than ${maxEntries} entries`,
+  registeredNative: (name: string, skillFile: string) => `${LOG_PREFIX}registered native skill "${name}" from ${skillFile}`,
+  skippedNative: (target: string, reason: string) => `${LOG_PREFIX}skipping ${target}: ${reason}`,
 } as const;
 
 /** Collects log lines in order and echoes each to a sink (console.log by default) as it happens. */

@@ -1,18 +1,47 @@
 import type { ConsoleConfig } from "@/lib/server/env";
 import type { LoaderReport } from "@/lib/types/skill";
+import { loadNativeSkills } from "./native/native-loader";
 import type { RegisteredSkill } from "./registered-skill";
 import { loadSubprocessSkills } from "./subprocess-loader";
 
 /**
+ * Joins the subprocess and native loader reports into one (`GET /api/v1/loader`): roots of both (the
+ * skills path appears once when both loaders saw it alike), entries and log lines in load order,
+ * `count` = both, `durationMs` = both scans. `loadedAt` is the first scan's start. Pure.
+ */
+export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): LoaderReport {
+  const roots = [...first.roots];
+  for (const root of second.roots) {
+    if (!roots.some((seen) => seen.path === root.path && seen.status === root.status && seen.reason === root.reason)) roots.push(root);
+  }
+  return {
+    loadedAt: first.loadedAt,
+    durationMs: first.durationMs + second.durationMs,
+    roots,
+    registered: [...first.registered, ...second.registered],
+    skipped: [...first.skipped, ...second.skipped],
+    failed: [...first.failed, ...second.failed],
+    log: [...first.log, ...second.log],
+    count: first.count + second.count,
+  };
+}
+
+/**
  * One full scan of every kind of skill (DESIGN.md "Subprocess skills": subprocess skills load first,
- * and a later skill of either kind with a taken name is skipped and reported). Today only subprocess
- * skills exist; the native SKILL.md loader joins here, receiving the names already taken and adding
- * to the same report. Takes the settings (roots, default timeout) and an optional log sink; never
- * throws. Returns the skills and the combined report.
+ * and a later skill of either kind with a taken name is skipped and reported): the subprocess loader
+ * over `skillRoots`, then the native SKILL.md loader over `skillsPath` with the subprocess names as
+ * taken. Takes the settings and an optional log sink; never throws (a broken skill never blocks
+ * start-up). Returns the skills of both kinds and the combined report.
  */
 export async function scanSkills(
-  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds">,
+  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath">,
   log?: (line: string) => void,
 ): Promise<{ skills: RegisteredSkill[]; report: LoaderReport }> {
-  return loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log });
+  const subprocess = await loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log });
+  const native = await loadNativeSkills(settings.skillsPath, {
+    defaultTimeoutSeconds: settings.defaultTimeoutSeconds,
+    taken: new Set(subprocess.skills.map((skill) => skill.name)),
+    log,
+  });
+  return { skills: [...subprocess.skills, ...native.skills], report: mergeLoaderReports(subprocess.report, native.report) };
 }

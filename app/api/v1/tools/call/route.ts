@@ -1,0 +1,20 @@
+import { config } from "@/lib/server/env";
+import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { callTool } from "@/lib/server/tools/call-tool";
+import { parseToolCallRequest } from "@/lib/server/tools/tool-call-request";
+import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
+
+/**
+ * `POST /api/v1/tools/call` body `{"name", "arguments", "persona"?}` (viewer and above; running a skill
+ * needs operator) → `200 {"result": …}` for a read tool or a run that reached its end state, `202
+ * {"callId", "status", "message", "link"}` for a run that awaits confirmation or approval (issue 5
+ * point 5). A token acts as its own persona (naming another → 403); a person runs under the persona
+ * named, or `default`. Errors: 400 `bad_request`/`invalid_args`, 403 `forbidden` (role, lists,
+ * policy), 404 `not_found` (tool or skill), 409 `conflict` (unavailable skill), 413 past the args limit.
+ */
+export const POST = apiRoute(async (request: Request, _context: unknown, identity) => {
+  const body = parseToolCallRequest(await readJsonBody(request, config().argsLimitBytes));
+  const persona = await resolveToolPersona(identity, body.persona, { required: false });
+  const answer = await callTool({ identity, persona, name: body.name, arguments: body.arguments });
+  return Response.json(answer.body, { status: answer.status });
+});

@@ -1,0 +1,325 @@
+import MiniSearch, { type SearchResult } from "minisearch";
+import {
+  canonicalName,
+  compoundNames,
+  foldText,
+  indexTerms,
+  isStopword,
+  queryWords,
+  type QueryWord,
+} from "./search-terms";
+
+/**
+ * What `skill_search` reads of a skill (level-1 metadata, seed 004). A registry skill of either kind
+ * fits as is: subprocess skills have no `whenToUse`.
+ */
+export interface SearchableSkill {
+  name: string;
+  description: string;
+  category: string;
+  whenToUse?: string | null;
+  kind: "subprocess" | "native";
+}
+
+/** One `skill_search` result (brief: `{"matches": [{name, description, category, confidence}]}`). */
+export interface SkillMatch {
+  name: string;
+  description: string;
+  category: string;
+  /** 0–1, two decimals, > 0; see `searchSkills` for what it means. */
+  confidence: number;
+}
+
+/** Options of `searchSkills`. */
+export interface SkillSearchOptions {
+  /** Most matches returned: default 10, clamped to 1–50 (contract decision). */
+  limit?: number;
+  /**
+   * Only skills it returns true for may match (e.g. the persona's categories and allow/deny lists).
+   * Applied before scoring, so hidden skills never change the others' confidence; keeps the index
+   * cache keyed by the registry's whole array.
+   */
+  filter?: (skill: SearchableSkill) => boolean;
+}
+
+/** Default number of matches (brief, contract decisions). */
+export const DEFAULT_SEARCH_LIMIT = 10;
+/** Largest accepted `limit` (brief, contract decisions). */
+export const MAX_SEARCH_LIMIT = 50;
+
+interface IndexedSkill {
+  id: number;
+  name: string;
+  description: string;
+  whenToUse: string;
+  category: string;
+}
+
+/** The cached search structures of one skills array (see `skillIndexFor`). */
+export interface SkillIndex {
+  miniSearch: MiniSearch<IndexedSkill>;
+  /** Per skill: lowercase and folded "name\ndescription", for the seed's keyword floor. */
+  haystacks: string[];
+  /** Per skill: `canonicalName(name)`, for the exact-name rule. */
+  canonicalNames: string[];
+}
+
+type MatchKind = "exact" | "prefix" | "fuzzy";
+
+/** BM25+ field boosts: a word in the name counts most (issue 5 point 3: name, description, when_to_use). */
+const FIELD_BOOST = { name: 3, description: 1, whenToUse: 1, category: 0.5 };
+/** How much a query word found in this field says the skill is meant (for coverage). */
+const FIELD_WEIGHT: Record<string, number> = { name: 1, description: 0.9, whenToUse: 0.9, category: 0.8 };
+/** How surely a query word was found, by how it matched (for coverage). */
+const KIND_WEIGHT: Record<MatchKind, number> = { exact: 1, prefix: 0.85, fuzzy: 0.6 };
+/** Credit factor of a match through a query word's English equivalent (translation is less certain). */
+const ALTERNATIVE_WEIGHT = 0.9;
+/** Coverage credit of a query word only found as a substring of the name or description (seed floor). */
+const SUBSTRING_WEIGHT = 0.4;
+/** Keywords shorter than this do not trigger the seed's substring floor. */
+const FLOOR_KEYWORD_LENGTH = 3;
+const EXACT_NAME_CONFIDENCE = 1;
+const MIN_CONFIDENCE = 0.01;
+
+const indexes = new WeakMap<readonly SearchableSkill[], SkillIndex>();
+
+function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
+  const miniSearch = new MiniSearch<IndexedSkill>({
+    fields: ["name", "description", "whenToUse", "category"],
+    storeFields: [],
+    tokenize: (text, field) => indexTerms(text, field ?? ""),
+    processTerm: (term) => term,
+  });
+  miniSearch.addAll(
+    skills.map((skill, id) => ({
+      id,
+      name: skill.name,
+      description: skill.description,
+      whenToUse: skill.whenToUse ?? "",
+      category: skill.category,
+    })),
+  );
+  const haystacks = skills.map((skill) => {
+    const text = `${skill.name}\n${skill.description}`.toLowerCase();
+    const folded = foldText(text);
+    return folded === text ? text : `${text}\n${folded}`;
+  });
+  return { miniSearch, haystacks, canonicalNames: skills.map((skill) => canonicalName(skill.name)) };
+}
+
+/**
+ * The search index of one skills array, built on first use and kept while the array lives (WeakMap),
+ * so a registry snapshot of 5,000 skills is indexed once, not per query. The caller must pass the same
+ * array object each time (e.g. the snapshot's own list) for the cache to hit; the array is treated as
+ * immutable (registry snapshots are frozen).
+ */
+export function skillIndexFor(skills: readonly SearchableSkill[]): SkillIndex {
+  let index = indexes.get(skills);
+  if (!index) {
+    index = buildIndex(skills);
+    indexes.set(skills, index);
+  }
+  return index;
+}
+
+/** Largest Levenshtein distance a query term may be from an indexed term: 0 under 4 letters, 1 for 4–5, 2 from 6. */
+function fuzzyDistance(term: string): number {
+  if (term.length < 4) return 0;
+  return term.length < 6 ? 1 : 2;
+}
+
+/** Levenshtein distance of a and b, or max + 1 as soon as it must exceed max. */
+function boundedEditDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+function matchKind(queryTerm: string, indexTerm: string): MatchKind | null {
+  if (indexTerm === queryTerm) return "exact";
+  if (queryTerm.length >= 3 && indexTerm.startsWith(queryTerm)) return "prefix";
+  const distance = fuzzyDistance(queryTerm);
+  if (distance > 0 && boundedEditDistance(queryTerm, indexTerm, distance) <= distance) return "fuzzy";
+  return null;
+}
+
+/** matchKind results of one search, keyed "queryTerm indexTerm" (the same pairs recur across skills). */
+type MatchKindCache = Map<string, MatchKind | null>;
+
+function cachedMatchKind(cache: MatchKindCache, queryTerm: string, indexTerm: string): MatchKind | null {
+  const key = `${queryTerm} ${indexTerm}`;
+  let kind = cache.get(key);
+  if (kind === undefined) {
+    kind = matchKind(queryTerm, indexTerm);
+    cache.set(key, kind);
+  }
+  return kind;
+}
+
+/** Best credit of one query term among a result's matched index terms: kind × field weight. */
+function termCredit(queryTerm: string, result: SearchResult, cache: MatchKindCache): number {
+  let credit = 0;
+  for (const indexTerm of result.terms) {
+    const kind = cachedMatchKind(cache, queryTerm, indexTerm);
+    if (!kind) continue;
+    const fields: string[] = result.match[indexTerm] ?? [];
+    const fieldWeight = Math.max(0, ...fields.map((field) => FIELD_WEIGHT[field] ?? 0));
+    credit = Math.max(credit, KIND_WEIGHT[kind] * fieldWeight);
+  }
+  return credit;
+}
+
+/** Coverage credit (0–1) of one query word in one skill: its best match (or its English equivalent's), or the substring floor. */
+function wordCredit(
+  word: QueryWord,
+  result: SearchResult | undefined,
+  haystack: string,
+  cache: MatchKindCache,
+): number {
+  let credit = 0;
+  if (result) {
+    credit = termCredit(word.term, result, cache);
+    for (const alternative of word.alternatives) {
+      credit = Math.max(credit, ALTERNATIVE_WEIGHT * termCredit(alternative, result, cache));
+    }
+  }
+  if (credit < SUBSTRING_WEIGHT && containsKeyword(haystack, [word.word, word.term])) {
+    credit = SUBSTRING_WEIGHT;
+  }
+  return credit;
+}
+
+function containsKeyword(haystack: string, keywords: readonly string[]): boolean {
+  return keywords.some((keyword) => keyword.length >= FLOOR_KEYWORD_LENGTH && haystack.includes(keyword));
+}
+
+/** The seed's keywords: the query's whitespace words (lowercase) and its folded words, stopwords out. */
+function floorKeywords(query: string, words: readonly QueryWord[]): string[] {
+  const raw = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((keyword) => !isStopword(foldText(keyword)));
+  const all = new Set([...raw, ...words.map((word) => word.word)]);
+  return [...all].filter((keyword) => keyword.length >= FLOOR_KEYWORD_LENGTH);
+}
+
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_SEARCH_LIMIT;
+  return Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit)));
+}
+
+function roundConfidence(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+interface Candidate {
+  skill: SearchableSkill;
+  score: number;
+  confidence: number;
+}
+
+/**
+ * Ranks skills for a free-text query (`skill_search`, issue 5 point 3; seed 004 task 4.2 and its
+ * `Match(query, skills) []SkillMatch`). Takes the query (English or Spanish; empty or all-stopword →
+ * `[]`), the skills (index cached per array object, see `skillIndexFor`) and options (`limit` default
+ * 10, clamped to 1–50; `filter`). Returns at most `limit` matches, best first, each with confidence in
+ * (0, 1] rounded to 2 decimals; ties broken by raw score, then name. Never throws.
+ *
+ * Retrieval: MiniSearch (BM25+) over name (boost 3; snake/kebab/camelCase split into words, the whole
+ * name kept as a term too), description, when_to_use and category (boost 0.5); stopwords dropped,
+ * accents folded, plurals stemmed, common Spanish operations words also searched in English; prefix search for words of 3+ letters; fuzzy search with edit
+ * distance 1 for 4–5-letter words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
+ * Words are OR-ed, and MiniSearch multiplies a skill's score by how many query words it matched, so
+ * skills with every word rank above partial matches (AND-ish). Seed floor: every skill whose name or
+ * description contains a query keyword (a whitespace word of the query, or one of its words, with 3+
+ * characters and not a stopword; case-insensitive substring) is returned too, given a large enough limit.
+ *
+ * Confidence, with n the number of distinct query words:
+ *   credit(word)  = kind × field of its best match: kind exact 1, prefix 0.85, fuzzy 0.6; field name 1,
+ *                   description or when_to_use 0.9, category 0.8; a match through the word's English
+ *                   equivalent (SPANISH_GLOSSARY) × 0.9; only a substring of name/description (floor)
+ *                   0.4; no match 0.
+ *   coverage      = Σ credit / n                      (how much of the query the skill answers)
+ *   relative      = score / best score of this query  (0 for floor-only skills)
+ *   confidence    = coverage × (0.5 + 0.5 × relative), at least 0.01 for any skill returned;
+ *   a query equal to a skill's name (ignoring case and -, _, spaces, camelCase) gives that skill 1.
+ * So 1 means every word matched exactly in the name of the best skill; a lone typo match in a
+ * description stays near 0.5 even when it is the best there is; half the words matched caps it at 0.5.
+ */
+export function searchSkills(
+  query: string,
+  skills: readonly SearchableSkill[],
+  options: SkillSearchOptions = {},
+): SkillMatch[] {
+  const words = queryWords(query);
+  if (words.length === 0 || skills.length === 0) return [];
+  const index = skillIndexFor(skills);
+  const compounds = compoundNames(query);
+  const compoundSet = new Set(compounds);
+  const allowed = (id: number): boolean => !options.filter || options.filter(skills[id]!);
+
+  const terms = new Set([...words.flatMap((word) => [word.term, ...word.alternatives]), ...compounds]);
+  const results = index.miniSearch.search([...terms].join(" "), {
+    tokenize: (text) => text.split(" "),
+    processTerm: (term) => term,
+    combineWith: "OR",
+    boost: FIELD_BOOST,
+    prefix: (term) => term.length >= 3,
+    fuzzy: (term) => (compoundSet.has(term) ? false : fuzzyDistance(term) || false),
+    weights: { prefix: 0.6, fuzzy: 0.35 },
+  });
+  // Skill id → its MiniSearch result, or undefined when only the seed's substring floor found it.
+  const found = new Map<number, SearchResult | undefined>();
+  for (const result of results) {
+    if (allowed(result.id as number)) found.set(result.id as number, result);
+  }
+  const keywords = floorKeywords(query, words);
+  for (let id = 0; id < skills.length; id += 1) {
+    if (!found.has(id) && allowed(id) && containsKeyword(index.haystacks[id]!, keywords)) {
+      found.set(id, undefined);
+    }
+  }
+
+  const bestScore = Math.max(0, ...[...found.values()].map((result) => result?.score ?? 0));
+  const queryName = canonicalName(query);
+  const candidates: Candidate[] = [];
+  const kindCache: MatchKindCache = new Map();
+  for (const [id, result] of found) {
+    const skill = skills[id]!;
+    const score = result?.score ?? 0;
+    let confidence: number;
+    if (index.canonicalNames[id] === queryName) {
+      confidence = EXACT_NAME_CONFIDENCE;
+    } else {
+      const coverage =
+        words.reduce((sum, word) => sum + wordCredit(word, result, index.haystacks[id]!, kindCache), 0) / words.length;
+      const relative = bestScore > 0 ? score / bestScore : 0;
+      confidence = Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
+    }
+    candidates.push({ skill, score, confidence });
+  }
+  candidates.sort(
+    (a, b) =>
+      b.confidence - a.confidence ||
+      b.score - a.score ||
+      (a.skill.name < b.skill.name ? -1 : a.skill.name > b.skill.name ? 1 : 0),
+  );
+  return candidates.slice(0, clampLimit(options.limit)).map(({ skill, confidence }) => ({
+    name: skill.name,
+    description: skill.description,
+    category: skill.category,
+    confidence,
+  }));
+}

@@ -1,0 +1,199 @@
+import type { NativeToolDeclaration, SkillClass } from "@/lib/types/skill";
+import { ENV_NAME_PATTERN, MAX_TIMEOUT_SECONDS } from "@/lib/validation/manifest-schema";
+import type { NativeSkill } from "../registered-skill";
+import { readHostRequirements, readMetadata, unavailableReason, type HostProbe } from "./host-requirements";
+import { listResources } from "./list-resources";
+import { runScriptSchema, scriptNames } from "./run-script-schema";
+import { highestClass, readClassWord } from "./skill-class-words";
+
+/** The Agent Skills name rule: lowercase letters, digits and single hyphens, 1–64 characters. */
+export const AGENT_SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Longest name the Agent Skills rule allows. */
+export const AGENT_SKILL_NAME_MAX_LENGTH = 64;
+/** Longest description the Agent Skills rule allows; longer ones load with a warning. */
+export const AGENT_SKILL_DESCRIPTION_MAX_LENGTH = 1024;
+
+/** Everything buildNativeSkill needs about one SKILL.md that parsed. */
+export interface NativeSkillSource {
+  frontmatter: Record<string, unknown>;
+  body: string;
+  /** Warnings of the earlier steps (file name, parsing), listed first. */
+  warnings: string[];
+  /** The folder under the skills path (the skill's category). */
+  category: string;
+  /** The skill's own folder name. */
+  folderName: string;
+  /** realpath of the skill's folder. */
+  skillDir: string;
+  /** realpath of the SKILL.md. */
+  skillFile: string;
+  /** Path of the SKILL.md under the skills path (shown as `source.path`). */
+  sourcePath: string;
+  /** realpath of the skills path (`source.root`). */
+  root: string;
+  defaultTimeoutSeconds: number;
+  probe: HostProbe;
+}
+
+function describe(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+function readName(source: NativeSkillSource, warnings: string[]): string {
+  const raw = source.frontmatter.name;
+  let name: string;
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) {
+    warnings.push(`name is missing; using the folder name ${JSON.stringify(source.folderName)}`);
+    name = source.folderName;
+  } else if (typeof raw !== "string") {
+    warnings.push(`name ${describe(raw)} is not a string; using the folder name ${JSON.stringify(source.folderName)}`);
+    name = source.folderName;
+  } else {
+    name = raw.trim();
+  }
+  const problems: string[] = [];
+  if (name.length > AGENT_SKILL_NAME_MAX_LENGTH) problems.push(`longer than ${AGENT_SKILL_NAME_MAX_LENGTH} characters`);
+  if (!AGENT_SKILL_NAME_PATTERN.test(name)) problems.push("not only lowercase letters, digits and single hyphens");
+  if (name !== source.folderName) problems.push(`not equal to its folder name ${JSON.stringify(source.folderName)}`);
+  if (problems.length > 0) warnings.push(`name ${JSON.stringify(name)} breaks the Agent Skills naming rule: ${problems.join("; ")}`);
+  return name;
+}
+
+function readTools(value: unknown, warnings: string[]): NativeToolDeclaration[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push("tools is not a list; ignored");
+    return [];
+  }
+  const tools: NativeToolDeclaration[] = [];
+  value.forEach((entry: unknown, index) => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      warnings.push(`tools[${index}] is not a mapping; dropped`);
+      return;
+    }
+    const tool = entry as Record<string, unknown>;
+    if (typeof tool.name !== "string" || tool.name.trim() === "") {
+      warnings.push(`tools[${index}] has no name; dropped`);
+      return;
+    }
+    const name = tool.name.trim();
+    const text = (key: "impl" | "description"): string | null => {
+      const field = tool[key];
+      if (field === undefined || field === null) return null;
+      if (typeof field === "string") return field.trim();
+      warnings.push(`tools[${index}] (${name}): ${key} is not a string; ignored`);
+      return null;
+    };
+    let toolClass: SkillClass | null = null;
+    if (tool.class !== undefined && tool.class !== null) {
+      const read = readClassWord(tool.class);
+      if (!read.known) warnings.push(`tools[${index}] (${name}): unknown class ${describe(tool.class)}; counted as dangerous`);
+      toolClass = read.skillClass;
+    }
+    tools.push({ name, impl: text("impl"), class: toolClass, description: text("description") });
+  });
+  return tools;
+}
+
+function readEnvAllow(value: unknown, warnings: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push("env_allow is not a list; ignored");
+    return [];
+  }
+  const pattern = new RegExp(ENV_NAME_PATTERN);
+  const names: string[] = [];
+  for (const item of value) {
+    if (typeof item === "string" && pattern.test(item)) names.push(item);
+    else warnings.push(`env_allow: ignored ${describe(item)} (not an environment variable name)`);
+  }
+  return [...new Set(names)];
+}
+
+function readTimeout(value: unknown, fallback: number, warnings: string[]): number {
+  if (value === undefined || value === null || value === 0) return fallback;
+  if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= MAX_TIMEOUT_SECONDS) return value;
+  warnings.push(`timeout_seconds ${describe(value)} is not a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}; using ${fallback}`);
+  return fallback;
+}
+
+/**
+ * Builds the NativeSkill of one parsed SKILL.md (DESIGN.md "Native skills", issue 5 point 1), loading
+ * leniently and reporting strictly: a missing or non-string name → the folder name with a warning; a
+ * name breaking the Agent Skills rule (1–64 of [a-z0-9] and single hyphens, equal to the folder) → a
+ * warning; description required (a non-empty string, trimmed; over 1024 characters → warning);
+ * when_to_use a string or null; class from `class`, else the highest of `tools[]` (synonyms read /
+ * write / destructive; unknown words → warning, counted as dangerous), else null and the scripts run
+ * as `mutating`; malformed tools[] entries dropped with a warning; env_allow and timeout_seconds as in
+ * skill.json (bad values → warning, ignored / default); availability from metadata.os and the
+ * requires keys (also under metadata.openclaw and its legacy names); schema = runScriptSchema of the
+ * skill's scripts. Returns the skill, or the reason it cannot be built (no usable description) with
+ * the name it would have had. Never throws.
+ */
+export async function buildNativeSkill(
+  source: NativeSkillSource,
+): Promise<{ ok: true; skill: NativeSkill } | { ok: false; name: string; message: string }> {
+  const warnings = [...source.warnings];
+  const { frontmatter } = source;
+  const name = readName(source, warnings);
+
+  const rawDescription = frontmatter.description;
+  if (rawDescription === undefined || rawDescription === null) return { ok: false, name, message: "description is missing (it is required)" };
+  if (typeof rawDescription !== "string") return { ok: false, name, message: `description must be a string, not ${describe(rawDescription)}` };
+  const description = rawDescription.trim();
+  if (description === "") return { ok: false, name, message: "description is empty (it is required)" };
+  if (description.length > AGENT_SKILL_DESCRIPTION_MAX_LENGTH) {
+    warnings.push(`description is ${description.length} characters, longer than the ${AGENT_SKILL_DESCRIPTION_MAX_LENGTH} the Agent Skills rule allows`);
+  }
+
+  let whenToUse: string | null = null;
+  if (typeof frontmatter.when_to_use === "string" && frontmatter.when_to_use.trim() !== "") whenToUse = frontmatter.when_to_use.trim();
+  else if (frontmatter.when_to_use !== undefined && frontmatter.when_to_use !== null && typeof frontmatter.when_to_use !== "string") {
+    warnings.push(`when_to_use is not a string; ignored`);
+  }
+
+  const tools = readTools(frontmatter.tools, warnings);
+  let declaredClass: SkillClass | null = null;
+  if (frontmatter.class !== undefined && frontmatter.class !== null) {
+    const read = readClassWord(frontmatter.class);
+    if (!read.known) warnings.push(`unknown class ${describe(frontmatter.class)}; counted as dangerous`);
+    declaredClass = read.skillClass;
+  } else {
+    declaredClass = highestClass(tools.flatMap((tool) => (tool.class ? [tool.class] : [])));
+  }
+
+  if (frontmatter.license !== undefined && frontmatter.license !== null && typeof frontmatter.license !== "string") {
+    warnings.push("license is not a string");
+  }
+  const envAllow = readEnvAllow(frontmatter.env_allow, warnings);
+  const timeoutSeconds = readTimeout(frontmatter.timeout_seconds, source.defaultTimeoutSeconds, warnings);
+  const requirements = readHostRequirements(readMetadata(frontmatter, warnings), warnings);
+  const unavailable = unavailableReason(requirements, source.probe);
+  const resources = await listResources(source.skillDir, warnings);
+
+  return {
+    ok: true,
+    skill: {
+      name,
+      kind: "native",
+      description,
+      category: source.category,
+      class: declaredClass ?? "mutating",
+      schema: runScriptSchema(scriptNames(resources.scripts)),
+      timeoutSeconds,
+      envAllow,
+      source: { root: source.root, path: source.sourcePath },
+      available: unavailable === null,
+      unavailableReason: unavailable,
+      warnings,
+      whenToUse,
+      tools,
+      resources,
+      declaredClass,
+      frontmatter,
+      instructions: source.body,
+      skillDir: source.skillDir,
+      skillFile: source.skillFile,
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import matter from "gray-matter";
+import YAML from "yaml";
+
+/** Largest SKILL.md read, in bytes (1 MiB); a larger file is refused with a parse error. */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+/** Largest frontmatter block (the YAML between the `---` lines), in bytes (64 KiB). */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** Most YAML aliases a frontmatter may resolve; past it the document is refused as an alias bomb. */
+export const MAX_YAML_ALIASES = 100;
+
+/** What parsing one SKILL.md gave. */
+export type ParsedSkillMarkdown =
+  | {
+      ok: true;
+      /** The frontmatter mapping as parsed (every key kept). */
+      frontmatter: Record<string, unknown>;
+      /** The markdown after the closing `---` line (a later `---` rule stays in it). */
+      body: string;
+      /** Tolerated deviations: leading blank lines, YAML warnings. */
+      warnings: string[];
+    }
+  | {
+      ok: false;
+      /** "no_frontmatter": the file does not open with `---` (skipped); "parse": anything else (failed). */
+      problem: "no_frontmatter" | "parse";
+      message: string;
+    };
+
+const FENCE = /^---[ \t]*$/;
+
+function firstLine(message: string): string {
+  return (message.split("\n")[0] ?? "").trim().replace(/:$/, "");
+}
+
+/**
+ * The YAML engine handed to gray-matter: the `yaml` package with safe limits (duplicate keys refused,
+ * at most MAX_YAML_ALIASES aliases resolved, so a "billion laughs" document fails fast instead of
+ * exhausting memory). Returns the parsed value; throws an Error with a one-line, readable reason.
+ * YAML warnings are appended to `warnings`.
+ */
+function safeYamlParse(text: string, warnings: string[]): unknown {
+  const document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true, schema: "core" });
+  if (document.errors.length > 0) throw new Error(`frontmatter is not valid YAML: ${firstLine(document.errors[0]?.message ?? "")}`);
+  for (const warning of document.warnings) warnings.push(`frontmatter YAML: ${firstLine(warning.message)}`);
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new Error(`frontmatter resolves more than ${MAX_YAML_ALIASES} YAML aliases: refused as a possible alias bomb`);
+    }
+    throw new Error(`frontmatter is not valid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`);
+  }
+}
+
+function refusingEngine(language: string) {
+  return {
+    parse: () => {
+      throw new Error(`frontmatter language ${language} is not accepted; only YAML`);
+    },
+  };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
+  if (Array.isArray(value)) return "a list";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Parses the bytes of a SKILL.md (seed 004: YAML frontmatter between `---` lines, then markdown), with
+ * the tolerance the Agent Skills client guidance asks for: a UTF-8 BOM, CRLF line endings, blank lines
+ * before the opening `---` (warning), trailing spaces on the fences, and later `---` lines kept in the
+ * body as markdown rules. The split is done here (gray-matter's own would pick a language engine, even
+ * `javascript`, from text after the opening fence, and treats an unclosed block as frontmatter); the
+ * YAML is then parsed through gray-matter with `yaml` as its only engine (safeYamlParse). Refuses, with
+ * a one-line reason: files over MAX_SKILL_FILE_BYTES, invalid UTF-8, frontmatter over
+ * MAX_FRONTMATTER_BYTES, an opening `---` that is never closed, invalid YAML, alias bombs, and
+ * frontmatter that is not a mapping. A file not starting with `---` gives problem "no_frontmatter".
+ * Pure; never throws.
+ */
+export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
+  const fail = (message: string): ParsedSkillMarkdown => ({ ok: false, problem: "parse", message });
+  if (bytes.byteLength > MAX_SKILL_FILE_BYTES) {
+    return fail(`file is ${bytes.byteLength} bytes, larger than the ${MAX_SKILL_FILE_BYTES}-byte limit of a SKILL.md`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return fail("file is not valid UTF-8 text");
+  }
+  text = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const lines = text.split("\n");
+  const warnings: string[] = [];
+  let open = 0;
+  while (open < lines.length && (lines[open] ?? "").trim() === "") open++;
+  if (open >= lines.length || !FENCE.test(lines[open] ?? "")) {
+    return { ok: false, problem: "no_frontmatter", message: "no frontmatter: the file does not start with a --- line" };
+  }
+  if (open > 0) warnings.push(`${open} blank line${open === 1 ? "" : "s"} before the opening ---`);
+  let close = open + 1;
+  while (close < lines.length && !FENCE.test(lines[close] ?? "")) close++;
+  if (close >= lines.length) return fail(`frontmatter opened with --- on line ${open + 1} is never closed`);
+
+  const yamlText = lines.slice(open + 1, close).join("\n");
+  const yamlBytes = Buffer.byteLength(yamlText, "utf8");
+  if (yamlBytes > MAX_FRONTMATTER_BYTES) {
+    return fail(`frontmatter is ${yamlBytes} bytes, larger than the ${MAX_FRONTMATTER_BYTES}-byte limit`);
+  }
+  const body = lines.slice(close + 1).join("\n");
+
+  let parsed: matter.GrayMatterFile<string> & { isEmpty?: boolean };
+  try {
+    parsed = matter(`---\n${yamlText}\n---\n${body}`, {
+      language: "yaml",
+      engines: {
+        yaml: { parse: (source: string) => safeYamlParse(source, warnings) as object },
+        javascript: refusingEngine("javascript"),
+        js: refusingEngine("js"),
+        json: refusingEngine("json"),
+        coffee: refusingEngine("coffee"),
+        toml: refusingEngine("toml"),
+      },
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  // gray-matter closes at the first line starting with `---`; ours needs the line to be exactly `---`.
+  if (parsed.matter.replace(/^\n/, "") !== yamlText && !(yamlText.trim() === "" && parsed.matter.trim() === "")) {
+    return fail("frontmatter holds a line starting with --- before its closing --- line");
+  }
+  const data: unknown = parsed.isEmpty ? {} : parsed.data;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return fail(`frontmatter must be a YAML mapping (key: value lines), not ${describeValue(data)}`);
+  }
+  return { ok: true, frontmatter: data as Record<string, unknown>, body: parsed.content, warnings };
+}

@@ -1,0 +1,135 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Identity } from "@/lib/types/identity";
+import { formatAjvErrors, type AjvError } from "@/lib/validation/ajv";
+import { identify } from "../auth/identity";
+import { ensureConsoleStarted } from "../console-startup";
+import { config } from "../env";
+import { AppError } from "../errors";
+import { getRegistry } from "../skills/registry";
+import { awaitingMessage, callLink, callTool, type ToolRunResult } from "./call-tool";
+import { isSkillToolName, toolDefinitionsFor } from "./skill-tools";
+import { resolveToolPersona } from "./tool-persona";
+
+/** Name and version the MCP server announces in its `initialize` answer. */
+export const MCP_SERVER_INFO = { name: "skill-console", version: "0.1.0" } as const;
+
+/** JSON-RPC error code of an unauthenticated request (the SDK's own servers use -32001 for auth failures). */
+const UNAUTHENTICATED_RPC_CODE = -32001;
+
+/**
+ * A JSON-RPC error answer outside any request (`id: null`), as the SDK's transport writes its own
+ * (e.g. 405 for GET in stateless mode). `headers` are added.
+ */
+export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+/**
+ * Answers GET and DELETE on `/api/mcp`: the server is stateless (no session to resume or end, no
+ * standalone event stream), so like the SDK's stateless examples it answers 405 with `Allow: POST`.
+ */
+export function mcpMethodNotAllowed(): Response {
+  return jsonRpcErrorResponse(405, -32000, "Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.", { allow: "POST" });
+}
+
+/**
+ * Serves one POST to `/api/mcp` (issue 5 point 6; DESIGN.md HTTP interface): the MCP server of the
+ * console over Streamable HTTP, stateless — a new Server and WebStandardStreamableHTTPServerTransport
+ * for every request. Only `Authorization: Bearer <API token>` is accepted (no session cookie: an MCP
+ * client is an agent); without one, or with a bad or revoked token, the answer is 401 with
+ * `WWW-Authenticate: Bearer` and a JSON-RPC error. The tools are those of `GET /api/v1/tools` for the
+ * token's persona; calls go through callTool (role, lists, policy, confirmation, dual-sign, audit).
+ */
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  if (!/^Bearer\s+\S+\s*$/i.test(request.headers.get("authorization") ?? "")) {
+    return unauthenticated("send an API token as Authorization: Bearer <token> (create one on the console's Tokens page)");
+  }
+  let identity: Identity | null;
+  try {
+    await ensureConsoleStarted();
+    identity = await identify(request);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "unauthenticated") return unauthenticated(error.message);
+    throw error;
+  }
+  if (!identity || identity.token === null) return unauthenticated("send an API token as Authorization: Bearer <token>");
+
+  const server = createMcpServer(identity, new URL(request.url).origin);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    maxRequestBodySize: config().argsLimitBytes,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request);
+}
+
+function unauthenticated(message: string): Response {
+  return jsonRpcErrorResponse(401, UNAUTHENTICATED_RPC_CODE, message, { "www-authenticate": 'Bearer realm="skill-console"' });
+}
+
+/**
+ * The MCP server of one request for an agent's identity: `tools/list` gives the tool definitions of the
+ * token's persona (inputSchema = the tool's parameters); `tools/call` runs callTool and answers the
+ * result as one text content holding its JSON; refusals and failures are `isError` results carrying the
+ * message; a call awaiting a person is a text saying so with the call id and the console link
+ * (absolute, on `origin`). While a run executes, each stderr line is sent as a `notifications/message`
+ * log notification (level info, logger = the skill's name) on the request's stream. Declares the
+ * `tools` and `logging` capabilities.
+ */
+export function createMcpServer(identity: Identity, origin: string): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {}, logging: {} },
+    instructions:
+      "Tools of the skill console. Start with skill_search (or the skills in your instructions), read a skill with skill_load, " +
+      "then run it. Every run passes the console's policy: some wait for a person's confirmation or two approvers.",
+  });
+  const persona = () => resolveToolPersona(identity, null, { required: false });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = toolDefinitionsFor(await persona(), await getRegistry());
+    return {
+      tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters as { type: "object"; [key: string]: unknown } })),
+    };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const logger = name === "skill_run_script" && typeof args.skill_name === "string" ? args.skill_name : name;
+    let notifications: Promise<void> = Promise.resolve();
+    const onStderr = (line: string) => {
+      if (extra.signal.aborted) return;
+      notifications = notifications
+        .then(() => extra.sendNotification({ method: "notifications/message", params: { level: "info", logger, data: line } }))
+        .catch(() => undefined);
+    };
+    try {
+      const answer = await callTool({ identity, persona: await persona(), name, arguments: args, onStderr });
+      await notifications;
+      if (answer.status === 202) {
+        const { callId, status } = answer.body;
+        return { content: [{ type: "text", text: awaitingMessage(callId, status, new URL(callLink(callId), origin).href) }] };
+      }
+      // A run that ended in any state but succeeded (failed, timed out, cancelled…) is an error result.
+      const isRun = name === "skill_run_script" || !isSkillToolName(name);
+      const failed = isRun && (answer.body.result as ToolRunResult).status !== "succeeded";
+      return { content: [{ type: "text", text: JSON.stringify(answer.body.result) }], ...(failed ? { isError: true } : {}) };
+    } catch (error) {
+      await notifications;
+      return { content: [{ type: "text", text: errorText(error) }], isError: true };
+    }
+  });
+  return server;
+}
+
+/** The text of a refused or failed tool call: `<code>: <message>` (ajv's errors spelled out for invalid args). */
+function errorText(error: unknown): string {
+  if (error instanceof AppError) {
+    const details = error.code === "invalid_args" && Array.isArray(error.details) ? formatAjvErrors(error.details as AjvError[]) : "";
+    return `${error.code}: ${error.message}${details && !error.message.includes(details) ? ` (${details})` : ""}`;
+  }
+  console.error("MCP tool call failed:", error);
+  return "internal: Internal error; see the console's log.";
+}

@@ -1,0 +1,230 @@
+import fs from "node:fs";
+import { afterAll, describe, expect, test } from "vitest";
+import { isStopword } from "@/lib/server/search/search-terms";
+import { searchSkills, skillIndexFor, type SearchableSkill } from "@/lib/server/search/skill-search";
+import { SEARCH_FIXTURE_SKILLS } from "./skill-fixtures";
+
+const skills = SEARCH_FIXTURE_SKILLS;
+const rankingRows: string[] = [];
+
+function names(query: string, limit = 10): string[] {
+  return searchSkills(query, skills, { limit }).map((match) => match.name);
+}
+
+/** Query → the skill expected first, or (with `within`) among the first `within` results. */
+const EXPECTED_TOP: { query: string; expected: string; within?: number }[] = [
+  { query: "deploy", expected: "deploy-service" },
+  { query: "analyze logs errors", expected: "log-analyzer" },
+  { query: "health", expected: "health-check" },
+  { query: "kill process", expected: "kill_process" },
+  { query: "deplyo", expected: "deploy-service" },
+  { query: "port", expected: "listening_ports" },
+  { query: "analizar logs", expected: "log-analyzer", within: 3 },
+  { query: "desplegar servicio", expected: "deploy-service", within: 3 },
+  { query: "send report", expected: "daily-report" },
+  { query: "backup database", expected: "backup-database" },
+  { query: "certificate expiry", expected: "ssl-certificate-check" },
+  { query: "running processes cpu", expected: "process_list" },
+  { query: "restart service", expected: "service_restart" },
+  { query: "rotate logs", expected: "rotate-logs" },
+  { query: "docker containers", expected: "docker_containers" },
+  { query: "dns", expected: "dns_lookup" },
+];
+
+describe("searchSkills ranking on the fixture set", () => {
+  test.each(EXPECTED_TOP)("$query → $expected", ({ query, expected, within }) => {
+    const ranked = names(query);
+    if (within === undefined) expect(ranked[0]).toBe(expected);
+    else expect(ranked.slice(0, within)).toContain(expected);
+  });
+
+  test("free disk space → the two disk skills first", () => {
+    expect(names("free disk space").slice(0, 2).sort()).toEqual(["disk_cleaner", "disk_usage"]);
+  });
+
+  test("Spanish: liberar espacio en disco → a disk skill first", () => {
+    expect(["disk_cleaner", "disk_usage"]).toContain(names("liberar espacio en disco")[0]);
+  });
+
+  test("exact values for two queries", () => {
+    expect(searchSkills("deploy", skills)).toEqual([
+      {
+        name: "deploy-service",
+        category: "devops",
+        description: skills[0]!.description,
+        confidence: 1,
+      },
+      {
+        name: "deployment-status",
+        category: "devops",
+        description: "Show the status and history of recent deployments.",
+        confidence: 0.69,
+      },
+      {
+        name: "health-check",
+        category: "system",
+        description: skills[3]!.description,
+        confidence: 0.49,
+      },
+    ]);
+    expect(searchSkills("kill process", skills).map((m) => [m.name, m.confidence])).toEqual([
+      ["kill_process", 1],
+      ["process_list", 0.33],
+    ]);
+  });
+});
+
+describe("searchSkills confidence", () => {
+  test.each(["deploy-service", "Deploy Service", "disk_usage", "DISK-USAGE", "diskUsage", "log_scan", "health-check"])(
+    "exact name %s → that skill first with confidence ≥ 0.95",
+    (query) => {
+      const [first] = searchSkills(query, skills);
+      expect(first?.name.replace(/[-_]/g, "")).toBe(query.toLowerCase().replace(/[-_ ]/g, ""));
+      expect(first!.confidence).toBeGreaterThanOrEqual(0.95);
+    },
+  );
+
+  test("confidence is in (0, 1], has two decimals and never increases down the list", () => {
+    for (const { query } of EXPECTED_TOP) {
+      const matches = searchSkills(query, skills, { limit: 50 });
+      expect(matches.length).toBeGreaterThan(0);
+      matches.forEach((match, index) => {
+        expect(match.confidence).toBeGreaterThan(0);
+        expect(match.confidence).toBeLessThanOrEqual(1);
+        expect(Math.round(match.confidence * 100) / 100).toBe(match.confidence);
+        if (index > 0) expect(match.confidence).toBeLessThanOrEqual(matches[index - 1]!.confidence);
+      });
+    }
+  });
+
+  test("all words present ranks above a partial match", () => {
+    const matches = searchSkills("restore database", skills);
+    expect(matches.slice(0, 2).map((m) => m.name)).toEqual(["restore-database", "backup-database"]);
+    expect(matches[0]!.confidence).toBeGreaterThan(matches[1]!.confidence);
+  });
+
+  test("a typo scores below the exact word", () => {
+    const typo = searchSkills("deplyo", skills)[0]!;
+    const exact = searchSkills("deploy", skills)[0]!;
+    expect(typo.name).toBe(exact.name);
+    expect(typo.confidence).toBeLessThan(exact.confidence);
+  });
+});
+
+describe("searchSkills edge cases", () => {
+  test.each(["", "   ", "the of and", "de la para los", "qwertyuiop zxcvbnm", "?!"])("query %j → []", (query) => {
+    expect(searchSkills(query, skills)).toEqual([]);
+  });
+
+  test("no skills → []", () => {
+    expect(searchSkills("deploy", [])).toEqual([]);
+  });
+
+  test("limit: default 10, respected, clamped to 1–50", () => {
+    const many: SearchableSkill[] = Array.from({ length: 80 }, (_, i) => ({
+      name: `report-${String(i).padStart(2, "0")}`,
+      description: "Report something.",
+      category: "misc",
+      whenToUse: null,
+      kind: "native",
+    }));
+    expect(searchSkills("report", many)).toHaveLength(10);
+    expect(searchSkills("report", many, { limit: 3 })).toHaveLength(3);
+    expect(searchSkills("report", many, { limit: 500 })).toHaveLength(50);
+    expect(searchSkills("report", many, { limit: 0 })).toHaveLength(1);
+    // Equal confidence and score: stable order by name.
+    expect(searchSkills("report", many, { limit: 3 }).map((m) => m.name)).toEqual([
+      "report-00",
+      "report-01",
+      "report-02",
+    ]);
+  });
+
+  test("filter hides skills before ranking", () => {
+    const matches = searchSkills("deploy", skills, { filter: (skill) => skill.category !== "devops" });
+    expect(matches.map((m) => m.name)).toEqual(["health-check"]);
+  });
+
+  test("the index is built once per skills array", () => {
+    const copy = [...skills];
+    const first = skillIndexFor(copy);
+    searchSkills("deploy", copy);
+    expect(skillIndexFor(copy)).toBe(first);
+    expect(skillIndexFor([...skills])).not.toBe(first);
+  });
+
+  test("accents and case are folded", () => {
+    const accented: SearchableSkill[] = [
+      { name: "análisis-rápido", description: "Análisis rápido de registros.", category: "análisis", whenToUse: null, kind: "native" },
+    ];
+    expect(searchSkills("ANALISIS rapido", accented).map((m) => [m.name, m.confidence])).toEqual([["análisis-rápido", 1]]);
+  });
+});
+
+describe("the seed's keyword matching is the floor", () => {
+  const queries = [
+    ...EXPECTED_TOP.map((row) => row.query),
+    "port",
+    "report",
+    "ports service",
+    "check disk",
+    "file",
+    "ssh",
+    "err",
+    "log_scan",
+    "análisis",
+    "pid",
+  ];
+  test.each(queries)("%s: every skill whose name or description contains a keyword is returned", (query) => {
+    const keywords = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => word.length >= 3 && !isStopword(word));
+    const expected = skills
+      .filter((skill) => keywords.some((k) => `${skill.name}\n${skill.description}`.toLowerCase().includes(k)))
+      .map((skill) => skill.name);
+    const returned = names(query, 50);
+    for (const name of expected) expect(returned).toContain(name);
+  });
+
+  test("substring-only matches rank below word matches ('port' inside 'report')", () => {
+    const matches = searchSkills("port", skills, { limit: 50 });
+    expect(matches[0]).toMatchObject({ name: "listening_ports", confidence: 1 });
+    expect(matches.find((m) => m.name === "daily-report")!.confidence).toBeLessThan(0.5);
+  });
+});
+
+const TABLE_QUERIES = [
+  ...EXPECTED_TOP.map((row) => row.query),
+  "free disk space",
+  "liberar espacio en disco",
+  "deploy-service",
+  "disk_usage",
+  "report",
+  "qwertyuiop zxcvbnm",
+];
+
+describe("ranking table", () => {
+  test("top 3 per query", () => {
+    rankingRows.push("| query | 1st | 2nd | 3rd |", "|---|---|---|---|");
+    for (const query of TABLE_QUERIES) {
+      const top = searchSkills(query, skills, { limit: 3 }).map((m) => `${m.name} (${m.confidence.toFixed(2)})`);
+      while (top.length < 3) top.push("—");
+      rankingRows.push(`| \`${query}\` | ${top.join(" | ")} |`);
+    }
+    expect(rankingRows).toHaveLength(TABLE_QUERIES.length + 2);
+  });
+});
+
+afterAll(() => {
+  const table = [
+    `Skill search ranking on tests/search/skill-fixtures.ts (${skills.length} skills), top 3 with confidence:`,
+    "",
+    ...rankingRows,
+    "",
+  ].join("\n");
+  console.log(table);
+  // Written only on request (e.g. SKILL_SEARCH_RANKING_FILE=/work/brief/search-ranking.md) so CI writes nothing.
+  const file = process.env.SKILL_SEARCH_RANKING_FILE;
+  if (file) fs.writeFileSync(file, table);
+});
