@@ -72,6 +72,12 @@ describe("every API route needs a session or a token", () => {
       const body = method === "GET" || method === "DELETE" ? undefined : "{}";
       const response = await invoke(module[method], pathOf(folder), { method, body, params: paramsOf(folder), as: "anonymous", headers: { origin: "http://127.0.0.1" } });
       expect(response.status, `${method} ${pathOf(folder)}`).toBe(401);
+      if (folder === "mcp") {
+        // The MCP server answers in JSON-RPC, and asks for a bearer token.
+        expect(response.headers.get("www-authenticate")).toBe('Bearer realm="skill-console"');
+        expect(((await response.json()) as { jsonrpc: string }).jsonrpc).toBe("2.0");
+        continue;
+      }
       expect(((await response.json()) as ErrorAnswer).error.code).toBe("unauthenticated");
     }
   });

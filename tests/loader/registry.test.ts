@@ -18,6 +18,8 @@ beforeEach(() => {
   addSkill(root, "ops-a", { name: "a_one", category: "ops", description: "Clean the DISK cache", class: "mutating" });
   addSkill(root, "logs", { name: "scan", category: "logs", description: "Scan a log" });
   process.env.ONGRID_SKILLS_EXTERNAL_DIRS = root;
+  // No native skills here (the bundled ones would join the listing).
+  process.env.SKILLS_PATH = makeTempDir("registry-native-");
   delete process.env.SKILL_DEFAULT_TIMEOUT_SECONDS;
   resetConfigForTests();
   resetRegistryForTests();

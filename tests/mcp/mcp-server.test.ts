@@ -27,8 +27,8 @@ const openClients: Client[] = [];
 async function routeFetch(url: string | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(url, init);
   if (request.method === "POST") return mcpRoute.POST(request);
-  if (request.method === "GET") return mcpRoute.GET();
-  if (request.method === "DELETE") return mcpRoute.DELETE();
+  if (request.method === "GET") return mcpRoute.GET(request);
+  if (request.method === "DELETE") return mcpRoute.DELETE(request);
   return new Response(null, { status: 405 });
 }
 
@@ -175,11 +175,13 @@ describe("MCP server at /api/mcp", () => {
     }
   });
 
-  it("answers GET and DELETE with 405 (stateless: no standalone stream, no session)", async () => {
+  it("answers GET and DELETE with 405 (stateless: no standalone stream, no session), and 401 before that without a token", async () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await routeFetch(MCP_URL, { method, headers: { accept: "text/event-stream", ...opsToken } });
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
+      const anonymous = await routeFetch(MCP_URL, { method, headers: { accept: "text/event-stream" } });
+      expect(anonymous.status).toBe(401);
     }
   });
 });

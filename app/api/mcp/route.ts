@@ -1,4 +1,4 @@
-import { handleMcpRequest, mcpMethodNotAllowed } from "@/lib/server/tools/mcp-server";
+import { handleMcpRequest, mcpIdentity, mcpMethodNotAllowed } from "@/lib/server/tools/mcp-server";
 
 /**
  * `POST /api/mcp`: the console's MCP server (Streamable HTTP, stateless; issue 5 point 6), authenticated
@@ -14,12 +14,14 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-/** `GET /api/mcp`: 405 — a stateless server offers no standalone event stream (mcpMethodNotAllowed). */
-export async function GET(): Promise<Response> {
-  return mcpMethodNotAllowed();
+/** `GET /api/mcp`: 401 without a valid API token, else 405 — a stateless server offers no standalone event stream. */
+export async function GET(request: Request): Promise<Response> {
+  const identity = await mcpIdentity(request);
+  return identity instanceof Response ? identity : mcpMethodNotAllowed();
 }
 
-/** `DELETE /api/mcp`: 405 — a stateless server has no session to end (mcpMethodNotAllowed). */
-export async function DELETE(): Promise<Response> {
-  return mcpMethodNotAllowed();
+/** `DELETE /api/mcp`: 401 without a valid API token, else 405 — a stateless server has no session to end. */
+export async function DELETE(request: Request): Promise<Response> {
+  const identity = await mcpIdentity(request);
+  return identity instanceof Response ? identity : mcpMethodNotAllowed();
 }

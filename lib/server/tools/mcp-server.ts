@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Identity } from "@/lib/types/identity";
@@ -14,6 +15,14 @@ import { resolveToolPersona } from "./tool-persona";
 
 /** Name and version the MCP server announces in its `initialize` answer. */
 export const MCP_SERVER_INFO = { name: "skill-console", version: "0.1.0" } as const;
+
+/**
+ * Most JSON-RPC messages one POST may batch (review 5). The MCP revisions the SDK negotiates by default
+ * have no batches; older clients may send a few. Each tools/call in a batch is real work on the
+ * console's one event loop (a skill_search over every skill, a run), so a batch of 100 would turn one
+ * request into 100; a larger batch is refused as a whole with 400 / -32600 before anything runs.
+ */
+export const MAX_MCP_BATCH_MESSAGES = 10;
 
 /** JSON-RPC error code of an unauthenticated request (the SDK's own servers use -32001 for auth failures). */
 const UNAUTHENTICATED_RPC_CODE = -32001;
@@ -41,8 +50,43 @@ export function mcpMethodNotAllowed(): Response {
  * client is an agent); without one, or with a bad or revoked token, the answer is 401 with
  * `WWW-Authenticate: Bearer` and a JSON-RPC error. The tools are those of `GET /api/v1/tools` for the
  * token's persona; calls go through callTool (role, lists, policy, confirmation, dual-sign, audit).
+ * The body (at most SKILL_ARGS_LIMIT_BYTES: 413 past it, 400 / -32700 when not JSON) is read here,
+ * after authentication, so a batch over MAX_MCP_BATCH_MESSAGES is refused (400 / -32600) unread by the
+ * server.
  */
 export async function handleMcpRequest(request: Request): Promise<Response> {
+  const identity = await mcpIdentity(request);
+  if (identity instanceof Response) return identity;
+
+  const limitBytes = config().argsLimitBytes;
+  const body = await readRequestBody(request, limitBytes);
+  if (body.tooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(body.text);
+  } catch {
+    return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
+  }
+  if (Array.isArray(parsedBody) && parsedBody.length > MAX_MCP_BATCH_MESSAGES) {
+    return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH_MESSAGES} messages; send them one by one`);
+  }
+
+  const server = createMcpServer(identity, new URL(request.url).origin);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    maxRequestBodySize: limitBytes,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody });
+}
+
+/**
+ * The agent behind an MCP request: its API token's identity (`Authorization: Bearer <token>` only; a
+ * session cookie alone does not count), or the 401 answer (JSON-RPC error, `WWW-Authenticate: Bearer`)
+ * for a missing, malformed, unknown or revoked token. Every method of `/api/mcp` asks this first, so
+ * nothing about the server is told to an anonymous caller.
+ */
+export async function mcpIdentity(request: Request): Promise<Identity | Response> {
   if (!/^Bearer\s+\S+\s*$/i.test(request.headers.get("authorization") ?? "")) {
     return unauthenticated("send an API token as Authorization: Bearer <token> (create one on the console's Tokens page)");
   }
@@ -55,14 +99,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     throw error;
   }
   if (!identity || identity.token === null) return unauthenticated("send an API token as Authorization: Bearer <token>");
-
-  const server = createMcpServer(identity, new URL(request.url).origin);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    maxRequestBodySize: config().argsLimitBytes,
-  });
-  await server.connect(transport);
-  return transport.handleRequest(request);
+  return identity;
 }
 
 function unauthenticated(message: string): Response {
