@@ -140,6 +140,16 @@ test("presets are saved, shared, renamed and deleted", async ({ page }) => {
   await expect(page.getByRole("textbox", { name: "Progress lines" })).toHaveValue("4");
   await expect(page.getByRole("checkbox", { name: "Shout" })).toBeChecked();
 
+  // Reset goes back to the defaults, and the picker no longer names a preset the args are not.
+  await page.getByRole("button", { name: "Reset", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("");
+  await expect(page.getByTestId("args-source")).toHaveCount(0);
+  await expect(picker).toHaveValue("");
+  await expect(page.getByRole("button", { name: "Rename", exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Delete", exact: true })).toBeDisabled();
+  await picker.selectOption({ label: name });
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("from a preset");
+
   const renamed = `${name} (renamed)`;
   await page.getByRole("button", { name: "Rename", exact: true }).click();
   const renameDialog = page.getByRole("dialog", { name: `Rename preset “${name}”` });

@@ -81,6 +81,55 @@ test("oneOf at the root and a union type field", async ({ page }) => {
   expect(await runAndCaptureArgs(page)).toEqual({ name: "bob", tags: ["x", "y"] });
 });
 
+test("a union of null and two types: each type can be picked, null is sent when chosen, absent / null / \"\" stay distinct", async ({ page }) => {
+  await page.goto("/skills/form_nullable_unions");
+  await expect(field(page, "id").getByTestId("field-hint")).toHaveText("string or integer or null");
+  await expect(field(page, "tags").getByTestId("field-hint")).toHaveText("string or array or null");
+  await expect(field(page, "id").getByTestId("field-state")).toHaveText("not sent");
+  const idPicker = field(page, "id").getByRole("combobox").first();
+  await expect(idPicker.locator("option")).toHaveText(["string", "integer", "null"]);
+
+  // null chosen in the picker is sent as null (rjsf drew no field for a `type: "null"` option: it stayed absent).
+  await idPicker.selectOption({ label: "null" });
+  await expect(field(page, "id").getByTestId("field-state")).toHaveText("null");
+  // "" typed then erased in the string option is sent as "".
+  await page.locator("#root_label").fill("a");
+  await page.locator("#root_label").fill("");
+  await expect(field(page, "label").getByTestId("field-state")).toHaveCount(0);
+  // The array option: an added item left empty is "", a removed one is gone.
+  await field(page, "tags").getByRole("combobox").first().selectOption({ label: "array" });
+  const tags = page.locator("fieldset#root_tags");
+  for (let i = 0; i < 3; i++) await tags.getByRole("button", { name: "Add item" }).click();
+  await page.locator("#root_tags_0").fill("x");
+  await page.locator("#root_tags_2").fill("z");
+  await tags.getByRole("button", { name: "Remove item 3 of 3" }).click();
+  // ["string","array"] without null: same for its items.
+  await field(page, "words").getByRole("combobox").first().selectOption({ label: "array" });
+  const words = page.locator("fieldset#root_words");
+  await words.getByRole("button", { name: "Add item" }).click();
+  await words.getByRole("button", { name: "Add item" }).click();
+  await page.locator("#root_words_1").fill("w");
+
+  expect(await runAndCaptureArgs(page)).toEqual({ id: null, label: "", tags: ["x", ""], words: ["", "w"] });
+});
+
+test("a union of null and two types: the other types, Set null, and Clear back to absent", async ({ page }) => {
+  await page.goto("/skills/form_nullable_unions");
+  const idPicker = field(page, "id").getByRole("combobox").first();
+  await idPicker.selectOption({ label: "null" });
+  await idPicker.selectOption({ label: "integer" });
+  await page.locator("#root_id").fill("-7");
+  await page.locator("#root_tags").fill("a,b");
+  await page.getByRole("button", { name: "Set Label to null" }).click();
+  await expect(field(page, "label").getByTestId("field-state")).toHaveText("null");
+  await expect(field(page, "label").getByRole("combobox").first()).toHaveValue("2");
+  await page.getByRole("button", { name: "Clear Label" }).click();
+  await expect(field(page, "label").getByTestId("field-state")).toHaveText("not sent");
+  await expect(page.getByRole("button", { name: "Set Words to null" })).toHaveCount(0);
+
+  expect(await runAndCaptureArgs(page)).toEqual({ id: -7, tags: "a,b" });
+});
+
 test("oneOf at the root: the first option", async ({ page }) => {
   await page.goto("/skills/form_unions");
   await page.getByRole("textbox", { name: "Id (required)" }).fill("42");

@@ -4,7 +4,14 @@ function typesOf(schema: RJSFSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type as string[];
   if (typeof schema.type === "string") return [schema.type];
   const branches = (schema.anyOf ?? schema.oneOf ?? []) as RJSFSchema[];
-  return [...new Set(branches.flatMap((branch) => (typeof branch === "object" && typeof branch.type === "string" ? [branch.type] : [])))];
+  // A `const: null` option stands for the `null` type of a union (see toFormSchema).
+  return [
+    ...new Set(
+      branches.flatMap((branch) =>
+        typeof branch !== "object" || branch === null ? [] : typeof branch.type === "string" ? [branch.type] : "const" in branch && branch.const === null ? ["null"] : [],
+      ),
+    ),
+  ];
 }
 
 function range(min: unknown, max: unknown, exclusiveMin: unknown, exclusiveMax: unknown): string | null {

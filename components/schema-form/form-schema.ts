@@ -16,8 +16,9 @@ const TYPED_KEYWORDS = new Set(Object.values(TYPE_KEYWORDS).flat());
 const unrenderable = new WeakMap<RJSFSchema, string>();
 
 /**
- * A union type such as `["string", "array"]` as an `anyOf` of one branch per type (rjsf draws only the
- * first type of a union); `[T, "null"]` stays as is, rjsf draws it as T and the field offers "null".
+ * A union type such as `["string", "array"]` or `["string", "integer", "null"]` as an `anyOf` of one
+ * branch per type (rjsf draws only the first type of a union), `null` as a `const: null` branch;
+ * `[T, "null"]` stays as is, rjsf draws it as T and the field offers "Set null".
  */
 function expandTypeUnion(schema: Record<string, unknown>): Record<string, unknown> {
   const types = schema.type;
@@ -25,6 +26,9 @@ function expandTypeUnion(schema: Record<string, unknown>): Record<string, unknow
   const shared: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) if (key !== "type" && !TYPED_KEYWORDS.has(key)) shared[key] = value;
   const branches = (types as string[]).map((type) => {
+    // rjsf draws nothing for a `type: "null"` option, so choosing it would leave the field absent; a
+    // `const: null` option is drawn by rjsf's NullField, which sets the field to null.
+    if (type === "null") return { const: null, title: "null" };
     const branch: Record<string, unknown> = { type, title: type };
     for (const key of TYPE_KEYWORDS[type] ?? []) if (key in schema) branch[key] = schema[key];
     return branch;
@@ -41,13 +45,27 @@ function normalize(node: unknown): unknown {
     // `enum`, `const`, `default` and `examples` hold data, not subschemas.
     out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : normalize(value);
   }
-  return expandTypeUnion(out);
+  return expandTypeUnion(withEmptyStringItems(out));
+}
+
+/**
+ * An array of plain strings whose new items start as `""`: an added item is an empty text box, and
+ * what the box shows is what is sent (rjsf would add `undefined`, sent as null). Only `items` schemas
+ * of type "string" with no `default`, `enum` or `const` get `default: ""`; validation is unchanged.
+ */
+function withEmptyStringItems(schema: Record<string, unknown>): Record<string, unknown> {
+  const items = schema.items;
+  if (typeof items !== "object" || items === null || Array.isArray(items)) return schema;
+  const itemSchema = items as Record<string, unknown>;
+  if (itemSchema.type !== "string" || "default" in itemSchema || "enum" in itemSchema || "const" in itemSchema) return schema;
+  return { ...schema, items: { ...itemSchema, default: "" } };
 }
 
 /**
  * The schema the args form renders: the skill's schema, made an object schema when it declares no
  * type (an absent schema means the empty object schema, DESIGN.md "Subprocess skills"), with union
- * types spelled as `anyOf` (an equivalent schema, so validation is unchanged). When rjsf cannot even
+ * types spelled as `anyOf` and new string array items starting as `""` (an equivalent schema, so
+ * validation is unchanged). When rjsf cannot even
  * compute the schema's defaults (e.g. a `$ref` by `$id` it cannot resolve), returns an open object
  * schema instead and remembers why: SchemaForm then shows the Raw JSON editor (see unrenderableReason).
  */

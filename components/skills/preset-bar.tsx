@@ -33,23 +33,27 @@ function WriteError({ error }: { error: Error }) {
  * into the form (`onLoad`), "Save as preset…" (the current `getArgs()`; null means they cannot be read,
  * e.g. broken raw JSON — `unreadableReason` says why), rename and delete of the chosen one. A name
  * already taken (409) offers to overwrite that preset's args (PUT); `invalid_args` shows the server's
- * messages.
+ * messages. The chosen preset's id (`selectedId`, "" for none) belongs to the page, so that a form
+ * reset can clear the picker; the bar reports each choice, save and delete through `onSelect`.
  */
 export function PresetBar({
   skill,
   getArgs,
   unreadableReason,
+  selectedId,
+  onSelect,
   onLoad,
 }: {
   skill: string;
   getArgs: () => Args | null;
   unreadableReason: string;
+  selectedId: string;
+  onSelect: (id: string) => void;
   onLoad: (preset: ArgPreset) => void;
 }) {
   const pickerId = useId();
   const presets = usePresets(skill);
   const { create, update, remove } = usePresetMutations(skill);
-  const [selectedId, setSelectedId] = useState("");
   const [dialog, setDialog] = useState<Dialog>(null);
   const [conflictName, setConflictName] = useState<string | null>(null);
   const [pendingArgs, setPendingArgs] = useState<Args | null>(null);
@@ -83,7 +87,7 @@ export function PresetBar({
       { name, args: pendingArgs },
       {
         onSuccess: (preset) => {
-          setSelectedId(preset.id);
+          onSelect(preset.id);
           close();
         },
         onError: (error) => {
@@ -100,7 +104,7 @@ export function PresetBar({
       { id: existing.id, args: pendingArgs },
       {
         onSuccess: (preset) => {
-          setSelectedId(preset.id);
+          onSelect(preset.id);
           close();
         },
       },
@@ -116,7 +120,7 @@ export function PresetBar({
     if (!selected) return;
     remove.mutate(selected.id, {
       onSuccess: () => {
-        setSelectedId("");
+        onSelect("");
         close();
       },
     });
@@ -147,7 +151,7 @@ export function PresetBar({
           value={selectedId}
           disabled={presets.isPending}
           onChange={(event) => {
-            setSelectedId(event.target.value);
+            onSelect(event.target.value);
             const preset = list.find((item) => item.id === event.target.value);
             if (preset) onLoad(preset);
           }}

@@ -104,6 +104,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
   const [localErrors, setLocalErrors] = useState<FieldMessage[]>(() => (loaded ? checkArgs(schema, loaded.args) : []));
   const [sourceNote, setSourceNote] = useState<string | null>(loaded?.note ?? null);
   const [formKey, setFormKey] = useState(0);
+  const [presetId, setPresetId] = useState("");
   const [navigating, startNavigation] = useTransition();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const startCall = useStartCall();
@@ -233,8 +234,10 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
     startCall.reset();
   }
 
+  /** Back to the schema's defaults: the preset picker no longer names the args either. */
   function reset() {
     load(initialArgs, null);
+    setPresetId("");
   }
 
   /** The args as the current editor holds them; null while the raw JSON does not parse. */
@@ -274,6 +277,8 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
           skill={skill.name}
           getArgs={currentArgs}
           unreadableReason="Fix the raw JSON first: it does not parse."
+          selectedId={presetId}
+          onSelect={setPresetId}
           onLoad={(preset: ArgPreset) => load(preset.args, `Args from preset “${preset.name}”`)}
         />
         {sourceNote ? (

@@ -1,7 +1,7 @@
 import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
 import { resolveRoot, type UsableRoot } from "./allowlist-roots";
 import { buildSubprocessSkill } from "./build-subprocess-skill";
-import { createLoaderLog, loaderLine } from "./loader-log";
+import { createLoaderLog, loaderLine, type LoaderLog } from "./loader-log";
 import { readManifest } from "./read-manifest";
 import type { SubprocessSkill } from "./registered-skill";
 import { DEFAULT_WALK_LIMITS, walkManifests, type FoundManifest, type WalkLimits } from "./walk-manifests";
@@ -23,6 +23,9 @@ export interface SubprocessLoadResult {
   skills: SubprocessSkill[];
   report: LoaderReport;
 }
+
+/** How many manifests are read, parsed and built at once (their outcomes are still taken in walk order). */
+export const MANIFEST_CONCURRENCY = 16;
 
 type Outcome =
   | { stage: "parse"; message: string; name: string | null }
@@ -48,7 +51,10 @@ async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTi
  * parse it (`parse` line on failure), build the skill (`build` line on failure), skip it when its name
  * is already registered or in `opts.taken` (first wins, `already registered, skipping` line), else
  * register it (`registered subprocess skill` line, then one `warning` line per manifest warning, such
- * as an unknown field). Per-manifest failures never stop the scan and the
+ * as an unknown field). Up to MANIFEST_CONCURRENCY manifests are read, parsed and built at once, but
+ * each is registered or skipped, and its lines logged, in walk order after every earlier one, so the
+ * skills, the "first wins" choice and the log are exactly those of a one-by-one scan. Per-manifest
+ * failures never stop the scan and the
  * function never throws, so start-up is never blocked. Takes the roots as configured (absolute paths)
  * and the options; returns the skills and a LoaderReport whose `count` is the number registered and
  * whose `log` holds every line in order (each was also echoed to `opts.log`).
@@ -65,38 +71,58 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
   const scanned: UsableRoot[] = [];
   const rootReport: LoaderRoot[] = [];
 
+  // One manifest's outcome, taken in walk order: logged, then failed, skipped (first wins) or registered.
+  function settle(found: FoundManifest, root: UsableRoot, outcome: Outcome): void {
+    const at = { path: found.path, root: root.real, warnings: [] as string[] };
+    if (outcome.stage === "parse") {
+      log.write(loaderLine.parse(found.path, outcome.message));
+      failed.push({ ...at, name: outcome.name, reason: `parse: ${outcome.message}` });
+      return;
+    }
+    if (outcome.stage === "build") {
+      log.write(loaderLine.build(outcome.name, outcome.message));
+      failed.push({ ...at, name: outcome.name, reason: `build: ${outcome.message}` });
+      return;
+    }
+    const { name } = outcome.skill;
+    if (taken.has(name)) {
+      const holder = firstSeen.get(name);
+      log.write(loaderLine.duplicate(name, found.path));
+      skipped.push({ ...at, name, reason: holder ? `name already registered from ${holder}` : "name already taken by another skill" });
+      return;
+    }
+    taken.add(name);
+    firstSeen.set(name, found.path);
+    skills.push(outcome.skill);
+    log.write(loaderLine.registered(name, found.path));
+    for (const warning of outcome.skill.warnings) log.write(loaderLine.warning(name, found.path, warning));
+    registered.push({ ...at, name, reason: null, warnings: [...outcome.skill.warnings] });
+  }
+
   for (const given of roots) {
     const { usable: root, report: rootEntry } = await resolveRoot(given, scanned, log);
     rootReport.push(rootEntry);
     if (!root) continue;
     scanned.push(root);
-    for await (const found of walkManifests(root.real, log, opts.walkLimits ?? DEFAULT_WALK_LIMITS)) {
-      const at = { path: found.path, root: root.real, warnings: [] as string[] };
-      const outcome = await examineManifest(found, root, opts.defaultTimeoutSeconds);
-      if (outcome.stage === "parse") {
-        log.write(loaderLine.parse(found.path, outcome.message));
-        failed.push({ ...at, name: outcome.name, reason: `parse: ${outcome.message}` });
-        continue;
-      }
-      if (outcome.stage === "build") {
-        log.write(loaderLine.build(outcome.name, outcome.message));
-        failed.push({ ...at, name: outcome.name, reason: `build: ${outcome.message}` });
-        continue;
-      }
-      const { name } = outcome.skill;
-      if (taken.has(name)) {
-        const holder = firstSeen.get(name);
-        log.write(loaderLine.duplicate(name, found.path));
-        skipped.push({ ...at, name, reason: holder ? `name already registered from ${holder}` : "name already taken by another skill" });
-        continue;
-      }
-      taken.add(name);
-      firstSeen.set(name, found.path);
-      skills.push(outcome.skill);
-      log.write(loaderLine.registered(name, found.path));
-      for (const warning of outcome.skill.warnings) log.write(loaderLine.warning(name, found.path, warning));
-      registered.push({ ...at, name, reason: null, warnings: [...outcome.skill.warnings] });
+    // Manifests being examined and the walk's own log lines, in walk order: each is settled (logged,
+    // registered or skipped) only once everything before it is, so the outcome and the log are those
+    // of a one-by-one scan while up to MANIFEST_CONCURRENCY manifests are read, parsed and built at once.
+    const queue: ({ line: string } | { found: FoundManifest; outcome: Promise<Outcome> })[] = [];
+    let inFlight = 0;
+    const settleHead = async () => {
+      const head = queue.shift()!;
+      if ("line" in head) return log.write(head.line);
+      inFlight--;
+      settle(head.found, root, await head.outcome);
+    };
+    // The walk's lines wait in the queue behind the manifests found before them (its `lines` stays empty).
+    const walkLog: LoaderLog = { lines: [], write: (line) => void queue.push({ line }) };
+    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS)) {
+      queue.push({ found, outcome: examineManifest(found, root, opts.defaultTimeoutSeconds) });
+      inFlight++;
+      while (inFlight >= MANIFEST_CONCURRENCY) await settleHead();
     }
+    while (queue.length > 0) await settleHead();
   }
 
   return {

@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describeFsError, loaderLine, type LoaderLog } from "./loader-log";
@@ -29,6 +30,22 @@ export function compareNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
+/** How many sibling folders' listings the walk reads ahead of the one it is in (see walkManifests). */
+export const WALK_READ_AHEAD = 16;
+
+type Listing = { entries: Dirent[] } | { error: unknown };
+
+/** Lists `dir` sorted by name (compareNames); a failure is returned, not thrown, so a listing read ahead and never used rejects nothing. */
+async function listSorted(dir: string): Promise<Listing> {
+  try {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => compareNames(a.name, b.name));
+    return { entries };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /**
  * Walks `root` (an absolute, realpath'd directory) depth-first in lexical order, like Go's
  * filepath.Walk (seed 000 "Comportamiento del loader"): a folder's entries are sorted by name and
@@ -36,19 +53,24 @@ export function compareNames(a: string, b: string): number {
  * to directories are not followed (which also rules out loops); `.git` and `node_modules` are not
  * entered. Yields every entry named exactly `skill.json` that is not a directory. An unreadable
  * folder is logged and skipped, as is anything past the limits. Never throws.
+ * The listings of the next WALK_READ_AHEAD sibling folders are read while the current one is walked
+ * (a scan of 10,000 skill folders is 10,000 readdirs); that only overlaps the I/O: what is yielded
+ * and logged, and in which order, is exactly that of the one-by-one walk.
  */
 export async function* walkManifests(root: string, log: LoaderLog, limits: WalkLimits = DEFAULT_WALK_LIMITS): AsyncGenerator<FoundManifest> {
   let seen = 0;
-  async function* visit(dir: string, depth: number): AsyncGenerator<FoundManifest> {
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      log.write(loaderLine.unreadableDirectory(dir, describeFsError(error)));
+  async function* visit(dir: string, depth: number, listing: Promise<Listing>): AsyncGenerator<FoundManifest> {
+    const listed = await listing;
+    if ("error" in listed) {
+      log.write(loaderLine.unreadableDirectory(dir, describeFsError(listed.error)));
       return;
     }
-    entries.sort((a, b) => compareNames(a.name, b.name));
-    for (const entry of entries) {
+    const entries = listed.entries;
+    const descends = (entry: Dirent) => entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name) && depth < limits.maxDepth;
+    // Listings read ahead, by entry index; `ahead` is the next index considered for reading ahead.
+    const readAhead = new Map<number, Promise<Listing>>();
+    let ahead = 0;
+    for (const [index, entry] of entries.entries()) {
       const full = path.join(dir, entry.name);
       if (++seen > limits.maxEntries) {
         if (seen === limits.maxEntries + 1) log.write(loaderLine.tooMany(root, dir, limits.maxEntries));
@@ -60,11 +82,17 @@ export async function* walkManifests(root: string, log: LoaderLog, limits: WalkL
           log.write(loaderLine.tooDeep(full, root, limits.maxDepth));
           continue;
         }
-        yield* visit(full, depth + 1);
+        for (ahead = Math.max(ahead, index); ahead < entries.length && readAhead.size < WALK_READ_AHEAD; ahead++) {
+          const next = entries[ahead]!;
+          if (descends(next)) readAhead.set(ahead, listSorted(path.join(dir, next.name)));
+        }
+        const own = readAhead.get(index) ?? listSorted(full);
+        readAhead.delete(index);
+        yield* visit(full, depth + 1, own);
       } else if (entry.name === MANIFEST_FILE) {
         yield { path: full, kind: entry.isFile() ? "file" : entry.isSymbolicLink() ? "symlink" : "other" };
       }
     }
   }
-  yield* visit(root, 0);
+  yield* visit(root, 0, listSorted(root));
 }
