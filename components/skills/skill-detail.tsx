@@ -16,6 +16,8 @@ import { useCall } from "@/lib/client/use-calls";
 import { useSkill } from "@/lib/client/use-skills";
 import type { Skill } from "@/lib/types/skill";
 import { categoryHref } from "./filter-skills";
+import { NativeClass } from "./native/native-skill-cards";
+import { NativeSkillBody } from "./native/native-skill-body";
 import { SkillClassBadge } from "./skill-class-badge";
 import { SkillRunPanel } from "./skill-run-panel";
 
@@ -115,7 +117,8 @@ export function SkillDetailSkeleton() {
 
 /**
  * The skill page body: header (name, class, kind, description), the test-run panel (filled with a past
- * call's args when the URL has `?from={callId}`), the skill's facts and its recent calls. Loading skeleton; a not-found state for an unknown name; other errors with retry.
+ * call's args when the URL has `?from={callId}`), the skill's facts and its recent calls; a native
+ * (SKILL.md) skill gets NativeSkillBody instead (instructions, resources, scripts, declared tools). Loading skeleton; a not-found state for an unknown name; other errors with retry.
  */
 export function SkillDetail({ name }: { name: string }) {
   const skill = useSkill(name);
@@ -174,8 +177,8 @@ export function SkillDetail({ name }: { name: string }) {
         title={<span className="font-mono">{data.name}</span>}
         badges={
           <>
-            <SkillClassBadge skillClass={data.class} />
-            <Badge>{data.kind}</Badge>
+            {data.kind === "native" ? <NativeClass skill={data} /> : <SkillClassBadge skillClass={data.class} />}
+            <Badge tone={data.kind === "native" ? "violet" : "neutral"}>{data.kind}</Badge>
             {!data.available ? <Badge tone="red">unavailable</Badge> : null}
           </>
         }
@@ -190,19 +193,26 @@ export function SkillDetail({ name }: { name: string }) {
           </ul>
         </Alert>
       ) : null}
-      <div className="grid items-start gap-4 lg:grid-cols-3">
-        <div className="lg:col-span-2">
-          {fromCallId ? (
-            <RunPanelFromCall key={`${data.name}:${fromCallId}`} skill={data} callId={fromCallId} />
-          ) : (
-            <SkillRunPanel key={data.name} skill={data} />
-          )}
+      {data.kind === "native" ? (
+        <NativeSkillBody
+          skill={data}
+          fromCallPanel={fromCallId ? <RunPanelFromCall key={`${data.name}:${fromCallId}`} skill={data} callId={fromCallId} /> : null}
+        />
+      ) : (
+        <div className="grid items-start gap-4 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            {fromCallId ? (
+              <RunPanelFromCall key={`${data.name}:${fromCallId}`} skill={data} callId={fromCallId} />
+            ) : (
+              <SkillRunPanel key={data.name} skill={data} />
+            )}
+          </div>
+          <div className="space-y-4">
+            <SkillFacts skill={data} />
+            <RecentCalls skill={data.name} canRun={data.available && data.class === "safe"} />
+          </div>
         </div>
-        <div className="space-y-4">
-          <SkillFacts skill={data} />
-          <RecentCalls skill={data.name} canRun={data.available && data.class === "safe"} />
-        </div>
-      </div>
+      )}
     </>
   );
 }

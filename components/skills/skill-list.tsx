@@ -16,7 +16,8 @@ const ROW_GRID =
 const ROW_HEIGHT = 40;
 
 /**
- * One skill as a light row: a stretched link on the name, then description, kind, timeout and class.
+ * One skill as a light row: a stretched link on the name (with `native`, `unavailable` and warning
+ * badges), then description, kind, timeout and class.
  * The link is a plain `<a>` (no next/link per row: its viewport prefetching costs too much with
  * thousands of rows); SkillList routes its clicks on the client. One line high: long text truncates.
  */
@@ -35,6 +36,11 @@ const SkillRow = memo(function SkillRow({ skill }: { skill: Skill }) {
         >
           {skill.name}
         </a>
+        {skill.kind === "native" ? (
+          <Badge tone="violet" title="A SKILL.md skill: instructions, resources and scripts">
+            native
+          </Badge>
+        ) : null}
         {!skill.available ? (
           <Badge tone="red" title={skill.unavailableReason ?? "unavailable"}>
             unavailable

@@ -11,6 +11,7 @@ import { useSkills } from "@/lib/client/use-skills";
 import { filterSkills, groupByCategory, indexSkills } from "./filter-skills";
 import { CategoryChip } from "./category-chip";
 import { SkillFilter } from "./skill-filter";
+import { SkillSearchBox } from "./skill-search-box";
 import { SkillList, SkillListSkeleton } from "./skill-list";
 import { SkillsEmptyState } from "./skills-empty-state";
 
@@ -30,7 +31,8 @@ function replaceSearchParam(name: string, value: string) {
 /**
  * The Skills page body: every registered skill grouped by category, with a debounced, case-insensitive
  * filter kept in the URL (`?q=`) so that Back restores it, and a category filter (`?category=`, set by
- * the category links of skill pages) shown as a removable chip. Loading skeleton, error and empty states.
+ * the category links of skill pages) shown as a removable chip; above the list, the ranked search box
+ * (skill_search, SkillSearchBox). Loading skeleton, error and empty states.
  */
 export function SkillsPage() {
   const searchParams = useSearchParams();
@@ -67,6 +69,7 @@ export function SkillsPage() {
         }
         actions={<SkillFilter value={query} onChange={setQuery} />}
       />
+      {total > 0 ? <SkillSearchBox /> : null}
       {skills.isPending ? (
         <SkillListSkeleton />
       ) : skills.isError ? (

@@ -1,0 +1,133 @@
+import { expect, test } from "@playwright/test";
+
+/**
+ * Issue 5, point 8: the page of a native (SKILL.md) skill — instructions rendered as markdown, the
+ * resources browser, a script run from the form with its stdout in the result, the declared tools and
+ * the other frontmatter — and the ranked search box of the skills list (skill_search with confidence).
+ * Uses the bundled skills/analysis/log-analyzer (its SKILL.md documents `analyze.py` with args
+ * `["assets/sample.log"]`: 10 error lines in 6 patterns, the top one a connection timeout, 3 times).
+ */
+
+const SKILL = "log-analyzer";
+
+test("a native skill page renders its instructions, browses its resources and shows its frontmatter", async ({ page }) => {
+  await page.goto(`/skills/${SKILL}`);
+  await expect(page.getByRole("heading", { level: 1, name: SKILL })).toBeVisible();
+  // The class comes from the frontmatter (`class: safe`), so no "declared: none" note.
+  await expect(page.locator("main [data-class]").first()).toHaveAttribute("data-class", "safe");
+  await expect(page.getByTestId("declared-class-none")).toHaveCount(0);
+
+  // Level 2: the SKILL.md body as markdown — headings, lists, inline code — never as raw text.
+  const instructions = page.getByTestId("skill-instructions");
+  await expect(instructions.getByRole("heading", { level: 1, name: "Log analyzer" })).toBeVisible();
+  await expect(instructions.getByRole("heading", { level: 2, name: "Steps" })).toBeVisible();
+  await expect(instructions.locator("code", { hasText: /^assets\/sample\.log$/ }).first()).toBeVisible();
+  await expect(instructions).not.toContainText("## Steps");
+  await expect(instructions.locator("strong", { hasText: "Find the log file." })).toBeVisible();
+
+  // The declared tools[] and the other frontmatter keys.
+  const tool = page.getByTestId("declared-tool");
+  await expect(tool).toHaveCount(1);
+  await expect(tool).toContainText("analyze");
+  await expect(tool).toContainText("scripts/analyze.py");
+  const frontmatter = page.getByTestId("skill-frontmatter");
+  await expect(frontmatter).toContainText("license");
+  await expect(frontmatter).toContainText("MIT");
+  await expect(frontmatter).toContainText('"bins": [');
+  await expect(frontmatter).toContainText('"python3"');
+
+  // Level 3: the four folders as groups, a file's text with line numbers, and the raw Download link.
+  const files = page.getByRole("navigation", { name: "Resource files" });
+  await expect(files.locator("[data-folder]")).toHaveCount(4);
+  await expect(files.locator('[data-folder="templates"]')).toContainText("empty");
+  await files.getByRole("button", { name: "sample.log" }).click();
+  const viewer = page.getByTestId("resource-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "assets/sample.log");
+  const text = viewer.getByTestId("resource-text");
+  await expect(text).toContainText("payments-api 1.4.2 starting on port 8080");
+  await expect(text.locator("pre").first()).toContainText(/^1\n2\n3\n/);
+  await expect(viewer.getByRole("link", { name: "Download" })).toHaveAttribute("href", `/api/v1/skills/${SKILL}/resources/assets/sample.log`);
+
+  // Another file replaces it; a script opens from the Scripts list ("View" by its name).
+  await files.getByRole("button", { name: "patterns.md" }).click();
+  await expect(viewer).toHaveAttribute("data-path", "references/patterns.md");
+  await expect(viewer.getByTestId("resource-text")).not.toBeEmpty();
+  await files.getByRole("button", { name: "sample.log" }).click();
+  await expect(viewer).toHaveAttribute("data-path", "assets/sample.log");
+  // Inline code of the instructions that names a resource opens it too.
+  await instructions.getByRole("button", { name: "references/patterns.md" }).first().click();
+  await expect(viewer).toHaveAttribute("data-path", "references/patterns.md");
+  await page.getByTestId("skill-script").getByRole("button", { name: "analyze.py", exact: true }).click();
+  await expect(viewer).toHaveAttribute("data-path", "scripts/analyze.py");
+  await expect(viewer.getByTestId("resource-text")).toContainText("python3");
+});
+
+test("a script runs from the form and its stdout is the call's result", async ({ page }) => {
+  await page.goto(`/skills/${SKILL}`);
+  await page.getByRole("button", { name: "Run analyze.py" }).click();
+  await expect(page.getByTestId("args-source")).toHaveText("Script analyze.py selected");
+  await expect(page.getByRole("combobox", { name: /^Script/ })).toHaveValue(/analyze\.py|0/);
+  const args = page.locator("fieldset#root_args");
+  await args.getByRole("button", { name: "Add item" }).click();
+  await page.locator("#root_args_0").fill("assets/sample.log");
+
+  const request = page.waitForRequest((candidate) => candidate.method() === "POST" && new URL(candidate.url()).pathname === `/api/v1/skills/${SKILL}/calls`);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  expect(((await request).postDataJSON() as { args: unknown }).args).toEqual({ script: "analyze.py", args: ["assets/sample.log"] });
+
+  await expect(page).toHaveURL(/\/calls\/[^/?]+$/);
+  await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "succeeded");
+  const result = page.getByTestId("result-json");
+  await expect(result).toContainText('"stdout":');
+  await expect(result).toContainText("Connection to <ip> timed out after <n> ms");
+
+  // "Run again with these args" brings the same script and argv back into the form.
+  await page.getByRole("link", { name: "Run again with these args" }).click();
+  await expect(page).toHaveURL(new RegExp(`/skills/${SKILL}\\?from=`));
+  await expect(page.getByTestId("args-source")).toHaveText(/^Args from call /);
+  await expect(page.locator("#root_args_0")).toHaveValue("assets/sample.log");
+});
+
+test("ranked search lists the best skill first with its confidence, by keyboard too", async ({ page }) => {
+  await page.goto("/skills");
+  // Native skills are marked in the list.
+  const row = page.getByTestId("skill-row").filter({ has: page.getByRole("link", { name: SKILL, exact: true }) });
+  await expect(row.getByText("native", { exact: true }).first()).toBeVisible();
+
+  const box = page.getByLabel("Search skills by relevance");
+  await box.fill("analyze logs");
+  const matches = page.getByTestId("search-match");
+  await expect(matches.first()).toHaveAttribute("data-skill", SKILL);
+  await expect(matches.first().getByTestId("search-confidence")).toHaveText(/^confidence [01]\.\d\d$/);
+  const confidences = await matches.getByTestId("search-confidence").allTextContents();
+  const values = confidences.map((value) => Number(value.replace("confidence ", "")));
+  expect(values[0]).toBeGreaterThan(0);
+  expect([...values].sort((a, b) => b - a)).toEqual(values);
+
+  // Escape clears; no match says so; ArrowDown then Enter opens the first match.
+  await box.press("Escape");
+  await expect(box).toHaveValue("");
+  await expect(matches).toHaveCount(0);
+  await box.fill("zzqxv wqpzz");
+  await expect(page.getByTestId("search-empty")).toBeVisible();
+  await box.fill("analyze logs");
+  await expect(matches.first()).toHaveAttribute("data-skill", SKILL);
+  await box.press("ArrowDown");
+  await expect(matches.first().getByRole("link")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(`/skills/${SKILL}`);
+  await expect(page.getByRole("heading", { level: 1, name: SKILL })).toBeVisible();
+});
+
+test("an unavailable native skill says why and cannot run", async ({ page, request }) => {
+  const response = await request.get("/api/v1/skills");
+  expect(response.status()).toBe(200);
+  const { skills } = (await response.json()) as { skills: { name: string; kind: string; available: boolean; unavailableReason: string | null }[] };
+  const unavailable = skills.find((skill) => skill.kind === "native" && !skill.available);
+  test.skip(!unavailable, "every bundled native skill is available on this host (its requires.bins are all on PATH)");
+  if (!unavailable) return;
+
+  await page.goto(`/skills/${encodeURIComponent(unavailable.name)}`);
+  await expect(page.getByTestId("unavailable-reason")).toContainText(unavailable.unavailableReason ?? "");
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+});
