@@ -77,9 +77,11 @@ test("a script runs from the form and its stdout is the call's result", async ({
 
   await expect(page).toHaveURL(/\/calls\/[^/?]+$/);
   await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "succeeded");
-  const result = page.getByTestId("result-json");
-  await expect(result).toContainText('"stdout":');
+  // The stdout is shown as the text it is, not as an escaped JSON string.
+  const result = page.getByTestId("result-stdout");
   await expect(result).toContainText("Connection to <ip> timed out after <n> ms");
+  await expect(result).not.toContainText('"stdout":');
+  await expect(result).not.toContainText("\\n");
 
   // "Run again with these args" brings the same script and argv back into the form.
   await page.getByRole("link", { name: "Run again with these args" }).click();

@@ -16,12 +16,24 @@ const FAILURE_TITLE: Partial<Record<Call["status"], string>> = {
 };
 
 /**
+ * The stdout text of a native skill's script run, whose result is exactly `{"stdout": "<text>"}`
+ * (DESIGN.md "Native skills": stdout is returned as text); null for any other result.
+ */
+function scriptStdout(result: Call["result"]): string | null {
+  if (result === null) return null;
+  const keys = Object.keys(result);
+  return keys.length === 1 && keys[0] === "stdout" && typeof result.stdout === "string" ? result.stdout : null;
+}
+
+/**
  * The outcome of a finished call, full width: exit code and duration in the header; for a failure,
  * a box with the error and `excerpt` (the timeline lines that explain it, see failureExcerpt); then
- * the result object as pretty JSON (absent when the skill wrote none).
+ * the result object as pretty JSON (absent when the skill wrote none), or a script's stdout as the
+ * text it is.
  */
 export function CallResult({ call, excerpt }: { call: Call; excerpt: readonly CallEvent[] }) {
   const failureTitle = FAILURE_TITLE[call.status];
+  const stdout = scriptStdout(call.result);
   return (
     <Card aria-labelledby="call-result-title" data-testid="call-result">
       <CardHeader
@@ -51,7 +63,15 @@ export function CallResult({ call, excerpt }: { call: Call; excerpt: readonly Ca
             <FailureExcerpt events={excerpt} status={call.status} />
           </Alert>
         ) : null}
-        {call.result !== null ? (
+        {stdout !== null ? (
+          stdout === "" ? (
+            <p className="text-xs text-zinc-500" data-testid="result-stdout-empty">
+              The script wrote nothing to stdout.
+            </p>
+          ) : (
+            <CodeBlock text={stdout} label="Script stdout" className="max-h-[32rem] whitespace-pre-wrap" data-testid="result-stdout" />
+          )
+        ) : call.result !== null ? (
           <CodeBlock text={JSON.stringify(call.result, null, 2)} label="Result JSON" className="max-h-[32rem]" data-testid="result-json" />
         ) : (
           <p className="text-xs text-zinc-500">
