@@ -203,9 +203,10 @@ export function resetConfigForTests(): void {
 
 /**
  * The console's own secrets: never forwarded to a child, whatever a manifest's `env_allow` lists
- * (DESIGN.md: a skill gets the names it allows, never the console's secrets).
+ * (DESIGN.md: a skill gets the names it allows, never the console's secrets). DATABASE_URL is one: a
+ * PostgreSQL URL carries the database password.
  */
-export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET"]);
+export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL"]);
 
 /**
  * The value of one variable of the console's own environment, for the executor's `env_allow`

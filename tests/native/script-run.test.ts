@@ -166,7 +166,7 @@ describe("class and policy of native scripts", () => {
     const approver = await createPerson("approver");
     const signed = await sign(approval.id, approver.headers);
     expect(signed.status).toBe(409);
-    expect((await errorOf(signed)).message).toMatch(/^approval .+ is void: the script changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
+    expect((await errorOf(signed)).message).toMatch(/^approval .+ is void: the script and the scripts\/ folder changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
   });
 
   it("applies the persona's categories to native calls (403), not to subprocess skills", async () => {

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
+import path from "node:path";
 import canonicalize from "canonicalize";
+import { folderFingerprint, sha256OfRegularFile } from "./file-hash";
 import { config } from "../env";
 import { planExecution } from "../calls/execution-plan";
 import type { RegisteredSkill } from "../skills/registered-skill";
@@ -15,6 +17,8 @@ export interface DigestInput {
   timeoutSeconds: number;
   /** Native scripts only: the interpreter's path (absent for subprocess skills, so their digests are unchanged). */
   interpreter?: string;
+  /** Native scripts only: folderFingerprint of the skill's scripts/ folder (helpers the script sources or imports). */
+  scriptsSha256?: string;
 }
 
 /** A computed digest: SHA-256 (hex) of `text`, the RFC 8785 canonical JSON of `input`. */
@@ -37,14 +41,18 @@ export class UnplannableCallError extends Error {}
  * are of the manifest file and of the entry file (after realpath) as they are on disk right now — read
  * synchronously so the check just before spawning stays a few milliseconds from execve. For a native
  * skill the manifest is its SKILL.md, the entry the script the args name, and the interpreter's path
- * is added (planExecution). `argsJson` is the call's stored args text. Throws the file system's error
- * when a file cannot be read, or UnplannableCallError when a native script cannot be planned (callers
- * treat both as a mismatch at recheck time).
+ * and a fingerprint of the whole scripts/ folder (what the script may source or import) are added
+ * (planExecution, folderFingerprint). Files are read through sha256OfRegularFile, so a FIFO or device
+ * swapped in for one is refused instead of blocking the console. `argsJson` is the call's stored args
+ * text. Throws the file system's error (or NotARegularFileError) when a file cannot be read, or
+ * UnplannableCallError when a native script cannot be planned or its scripts/ folder is too big to
+ * fingerprint (callers treat all of them as a mismatch at recheck time).
  */
 export function computeCallDigest(skill: RegisteredSkill, argsJson: string): CallDigest {
   let manifestFile = skill.source.path;
   let entryFile: string;
   let interpreter: string | null = null;
+  let scriptsSha256: string | null = null;
   if (skill.kind === "subprocess") {
     entryFile = realpathSync(skill.entryPath);
   } else {
@@ -53,16 +61,22 @@ export function computeCallDigest(skill: RegisteredSkill, argsJson: string): Cal
     manifestFile = plan.manifestFile;
     entryFile = plan.entryFile;
     interpreter = plan.interpreter;
+    try {
+      scriptsSha256 = folderFingerprint(path.join(skill.skillDir, "scripts"));
+    } catch (error) {
+      throw new UnplannableCallError(error instanceof Error ? error.message : String(error));
+    }
   }
   const input: DigestInput = {
     skill: skill.name,
     args: JSON.parse(argsJson) as unknown,
-    manifestSha256: sha256(readFileSync(manifestFile)),
-    entrySha256: sha256(readFileSync(entryFile)),
+    manifestSha256: sha256OfRegularFile(manifestFile),
+    entrySha256: sha256OfRegularFile(entryFile),
     envAllow: [...skill.envAllow],
     timeoutSeconds: skill.timeoutSeconds,
   };
   if (interpreter !== null) input.interpreter = interpreter;
+  if (scriptsSha256 !== null) input.scriptsSha256 = scriptsSha256;
   const text = canonicalize(input) ?? "";
   return { digest: sha256(text), input, text };
 }
@@ -75,6 +89,7 @@ const PART_NAMES: Record<keyof DigestInput, string> = {
   envAllow: "env_allow",
   timeoutSeconds: "the timeout",
   interpreter: "the interpreter",
+  scriptsSha256: "the scripts/ folder",
 };
 
 /** The same parts as a native skill's call names them. */

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { chooseInterpreter } from "../executor/script-interpreter";
 import { consoleEnvValue, SCRIPT_SYSTEM_PATH } from "../env";
@@ -57,8 +57,10 @@ export function childEnvironment(envAllow: readonly string[]): Record<string, st
  * of `scripts/` is refused) — under the interpreter its shebang or extension names, from the
  * SKILL_SCRIPT_INTERPRETERS allow-list, with `args.args` as argv, the skill's folder as working
  * directory, and an environment of the fixed system PATH plus the skill's `env_allow` names (seed 004
- * task 6; DESIGN.md "Native skills"). Synchronous on purpose: the runner calls it again with no await
- * before the spawn. Returns the plan, or the reason the call must not run; never throws.
+ * task 6; DESIGN.md "Native skills"). The SKILL.md (skillFile) and the script must still be regular
+ * files: both are hashed synchronously for the call's digest, and a FIFO would block the console.
+ * Synchronous on purpose: the runner calls it again with no await before the spawn. Returns the plan,
+ * or the reason the call must not run; never throws.
  */
 export function planExecution(skill: RegisteredSkill, argsJson: string, settings: PlanSettings): ExecutionPlan | string {
   if (skill.kind === "subprocess") {
@@ -90,6 +92,15 @@ function planScript(skill: NativeSkill, argsJson: string, settings: PlanSettings
   if (typeof script !== "string" || script === "") return "args.script must name one of the skill's scripts";
   if (!Array.isArray(argv) || !argv.every((value): value is string => typeof value === "string")) return "args.args must be an array of strings";
   if (argv.some((value) => value.includes("\0"))) return "args.args must not contain NUL characters";
+
+  // SKILL.md is read (hashed) synchronously for the call's digest right after this plan: it must still
+  // be the regular file the loader read, never a FIFO or device swapped in since (a blocking read
+  // would freeze the console's one thread; review 5). lstat: a symlink swapped in is refused too.
+  try {
+    if (!lstatSync(skill.skillFile).isFile()) return `the SKILL.md of ${skill.name} is no longer a regular file`;
+  } catch (error) {
+    return `the SKILL.md of ${skill.name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+  }
 
   const scriptsDir = path.join(skill.skillDir, "scripts");
   const requested = path.resolve(scriptsDir, script);

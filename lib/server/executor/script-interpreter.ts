@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants as fsConstants, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { accessSync, closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** An interpreter a native skill's script runs under: its allow-listed name, absolute path and shebang flags. */
@@ -69,8 +69,10 @@ export function findOnPath(name: string, searchPath: string): string | null {
 }
 
 function firstLineOf(file: string): string {
-  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  // O_NONBLOCK: a FIFO swapped in after the caller's isFile check must not block the console's thread.
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
     const buffer = Buffer.alloc(SHEBANG_BYTES);
     const read = readSync(fd, buffer, 0, SHEBANG_BYTES, 0);
     return buffer.subarray(0, read).toString("utf8").split(/\r?\n/, 1)[0] ?? "";
@@ -84,9 +86,10 @@ function firstLineOf(file: string): string {
  * skills"): the shebang line's interpreter when there is one, else by extension (`.sh` → sh, `.bash` →
  * bash, `.py` → python3). The name must be in `allowed` (SKILL_SCRIPT_INTERPRETERS) and is looked up
  * only on `searchPath` (the fixed system PATH), never on the console's own PATH. `scriptFile` must be
- * a realpath (it is opened without following a final symlink). Returns the interpreter, or the reason
- * the script may not run (e.g. `interpreter perl (from the shebang) is not in the allow-list: bash, sh,
- * python3`). Reads the first 256 bytes of the script; never throws.
+ * a realpath (it is opened without following a final symlink and without blocking, and must be a
+ * regular file). Returns the interpreter, or the reason the script may not run (e.g. `interpreter perl
+ * (from the shebang) is not in the allow-list: bash, sh, python3`). Reads the first 256 bytes of the
+ * script; never throws.
  */
 export function chooseInterpreter(scriptFile: string, allowed: readonly string[], searchPath: string): ScriptInterpreter | string {
   let firstLine: string;

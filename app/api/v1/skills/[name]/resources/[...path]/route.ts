@@ -4,6 +4,8 @@ import { AppError } from "@/lib/server/errors";
 import { apiRoute, stringParam } from "@/lib/server/http/api-route";
 import { openSkillResource } from "@/lib/server/skills/native/read-resource";
 import { getRegistry } from "@/lib/server/skills/registry";
+import { visibleSkill } from "@/lib/server/tools/read-skill-tools";
+import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
 
 // Every answer of this route: never sniffed into something runnable, never run as a page.
 const SAFE_HEADERS = { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox", "Cache-Control": "private, no-store" };
@@ -23,13 +25,19 @@ function attachmentDisposition(file: string): string {
  * SKILL_RESOURCE_LIMIT_BYTES → 413 `too_large`. `?format=json` → `{"resource": ResourceContent}` (text
  * null for binary or over-limit files, with a description). 404 `not_found` for an unknown skill, a
  * subprocess skill, or any path outside the resource folders; 400 `bad_request` for another format.
+ * An API token reads only the skills its persona may see (its lists and categories, as
+ * skill_read_resource): 403 `forbidden` otherwise; a signed-in person reads any skill.
  */
-export const GET = apiRoute(async (request: Request, context: { params: Promise<{ name: string; path?: string[] | string }> }) => {
+export const GET = apiRoute(async (request: Request, context: { params: Promise<{ name: string; path?: string[] | string }> }, identity) => {
   const { name, path: segments } = await context.params;
   const format = stringParam(new URL(request.url), "format") ?? "raw";
   if (format !== "raw" && format !== "json") throw new AppError("bad_request", `format must be json or raw, not ${JSON.stringify(format)}`);
-  const skill = (await getRegistry()).get(name);
+  const registry = await getRegistry();
+  const skill = registry.get(name);
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(name)}`);
+  // An agent acts as its token's persona everywhere (review 5): the file skill_read_resource refuses is
+  // not served here either.
+  if (identity.token) visibleSkill(await resolveToolPersona(identity, null, { required: false }), registry, name);
   if (skill.kind !== "native") throw new AppError("not_found", `${skill.name} is a subprocess skill: it has no resource files`);
   const requested = Array.isArray(segments) ? segments.join("/") : (segments ?? "");
   const limit = config().resourceLimitBytes;
