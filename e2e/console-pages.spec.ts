@@ -55,7 +55,8 @@ test("a dangerous skill explains that it needs approval and cannot run, but its 
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/skills/kill_process");
   const notice = page.getByTestId("approval-notice");
-  await expect(notice).toContainText("Approval required");
+  // The default persona is read-only: the policy refuses it, and the heading says so.
+  await expect(notice).toContainText("Refused under this persona — this skill is dangerous");
   await expect(notice).toHaveAttribute("data-class", "dangerous");
   await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
   await expect(page.getByRole("region", { name: "Recent calls" })).toContainText(/^Recent calls\s*View all\s*No calls yet\.$/);

@@ -5,7 +5,7 @@ import type { SkillClass } from "@/lib/types/skill";
 
 const CLASS_RULE: Record<Exclude<SkillClass, "safe">, string> = {
   mutating: "It creates or updates state, so it runs only after one person confirms it, and never under a read-only persona.",
-  dangerous: "Its effects are irreversible, so it runs only under a dual-sign-required persona, after two approvers other than you sign.",
+  dangerous: "It may do what cannot be undone (delete, restart, run arbitrary commands), so it runs only under a dual-sign-required persona, after two approvers other than you sign.",
 };
 
 const WHAT_HAPPENS: Record<PolicyPreview["outcome"], string> = {
@@ -14,6 +14,13 @@ const WHAT_HAPPENS: Record<PolicyPreview["outcome"], string> = {
   dual_sign: "Run files a request; it runs after two other approvers sign it on the Approvals page.",
   deny: "The policy refuses it under this persona; pick another persona to run it.",
 };
+
+/** The notice's heading: what stands between Run and the skill running, under the chosen persona. */
+function noticeTitle(skillClass: Exclude<SkillClass, "safe">, preview: PolicyPreview | null): string {
+  if (preview?.outcome === "deny") return `Refused under this persona — this skill is ${skillClass}`;
+  if (preview?.outcome === "confirm") return `Confirmation required — this skill is ${skillClass}`;
+  return `Approval required — this skill is ${skillClass}`;
+}
 
 /**
  * What the policy will do before Run is pressed, for a mutating (amber) or dangerous (red) skill: the
@@ -26,7 +33,7 @@ export function PolicyNotice({ skillClass, persona, preview }: { skillClass: Exc
     <Alert
       tone={skillClass === "dangerous" ? "danger" : "warning"}
       role="note"
-      title={`Approval required — this skill is ${skillClass}`}
+      title={noticeTitle(skillClass, preview)}
       data-testid="approval-notice"
       data-class={skillClass}
       data-outcome={preview?.outcome}

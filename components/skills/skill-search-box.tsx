@@ -179,7 +179,7 @@ export function SkillSearchBox() {
               <p className="mt-3 px-3 text-sm text-zinc-500">Searching…</p>
             ) : (
               <p className="mt-3 px-3 text-sm text-zinc-500" data-testid="search-empty">
-                No skill matches “{search.debouncedQuery}”. Try other words, or the filter below for a plain substring match.
+                No skill matches “{search.debouncedQuery}”. Try other words, or the filter box at the top for a plain substring match.
               </p>
             )
           ) : (

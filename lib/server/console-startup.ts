@@ -22,9 +22,13 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
  * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS, and expires approvals and
  * confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS, and installs the shutdown hook
  * (SHUTDOWN_HOOK_KEY) that ends this console's calls `interrupted` when it stops. Idempotent; a failure is
- * returned to every waiter and retried by the next call.
+ * returned to every waiter and retried by the next call. Rejects at once, starting nothing, during
+ * `next build` (NEXT_PHASE=phase-production-build).
  */
 export function ensureConsoleStarted(): Promise<void> {
+  // `next build` evaluates pages and modules; the console must never start there (it would create the
+  // first admin and print its password into the build log, and write ./data on the build machine).
+  if (process.env.NEXT_PHASE === "phase-production-build") return Promise.reject(new Error("the console does not start during next build"));
   store[STARTUP_KEY] ??= start().catch((error: unknown) => {
     store[STARTUP_KEY] = undefined;
     throw error;

@@ -17,6 +17,16 @@ beforeAll(async () => {
 });
 
 describe("the first admin", () => {
+  it("is never created while `next build` evaluates pages (its password must not land in a build log)", async () => {
+    process.env.NEXT_PHASE = "phase-production-build";
+    try {
+      await expect(ensureConsoleStarted()).rejects.toThrow("the console does not start during next build");
+    } finally {
+      delete process.env.NEXT_PHASE;
+    }
+    expect(await db().user.count()).toBe(0);
+  });
+
   it("is created with a random password printed once, which signs in", async () => {
     expect(await db().user.count()).toBe(0);
     const lines: string[] = [];

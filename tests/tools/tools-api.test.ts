@@ -235,10 +235,9 @@ describe("POST /api/v1/tools/call: runs through the policy", () => {
     expect([row.skill, row.persona, row.requestedBy, row.args]).toEqual(["disk_usage", "default", operator.email, '{"path":"/var"}']);
   });
 
-  it("answers a failed run with 200 and its status, exit code and error", async () => {
+  it("answers a failed run with 200 and its status, exit code, error and the tail of its stderr (why it failed)", async () => {
     const { result } = await callToolExpecting<{ result: Record<string, unknown> }>(200, { name: "failing_check", arguments: {} }, operator.headers);
-    expect(result).toMatchObject({ status: "failed", exitCode: 3, output: null });
-    expect(typeof result.error).toBe("string");
+    expect(result).toEqual({ callId: expect.any(String), status: "failed", exitCode: 3, error: "exited with code 3", output: null, stderrTail: ["broken"] });
   });
 
   it("runs a native script with argv and answers its stdout as text (scripts/ prefix tolerated)", async () => {

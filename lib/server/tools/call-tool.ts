@@ -39,7 +39,15 @@ export interface ToolRunResult {
   error: string | null;
   /** A subprocess skill's JSON result object, or a script's stdout text; null when there is none. */
   output: unknown;
+  /**
+   * Only for a run that did not succeed: the last STDERR_TAIL_LINES lines its skill wrote to stderr,
+   * oldest first, so an agent learns why (`analyze: no such file: …`) without fetching the call.
+   */
+  stderrTail?: string[];
 }
+
+/** Stderr lines returned with a run that did not succeed. */
+export const STDERR_TAIL_LINES = 20;
 
 /** A call that waits for people: its id, status, a sentence saying so, and the console path of the call. */
 export interface AwaitingToolCall {
@@ -78,7 +86,7 @@ export async function callTool(input: ToolCallInput): Promise<ToolCallAnswer> {
   }
   requireRunRole(input.identity, input.name);
   const call = await runSkill(input, skill.name, input.arguments);
-  return answerFor(call, "subprocess");
+  return await answerFor(call, "subprocess");
 }
 
 async function callSkillTool(input: ToolCallInput, tool: SkillToolName, registry: SkillRegistry): Promise<ToolCallAnswer> {
@@ -104,7 +112,7 @@ async function callSkillTool(input: ToolCallInput, tool: SkillToolName, registry
         script = script.slice("scripts/".length);
       }
       const call = await runSkill(input, skill.name, { script, args: (args.args as string[] | undefined) ?? [] });
-      return answerFor(call, "native");
+      return await answerFor(call, "native");
     }
   }
 }
@@ -192,12 +200,16 @@ export function awaitingMessage(callId: string, status: AwaitingToolCall["status
     : `Call ${callId} awaits confirmation by a person in the console: ${link}`;
 }
 
-function answerFor(call: Call, kind: "native" | "subprocess"): ToolCallAnswer {
+async function answerFor(call: Call, kind: "native" | "subprocess"): Promise<ToolCallAnswer> {
   if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") {
     const link = callLink(call.id);
     return { status: 202, body: { callId: call.id, status: call.status, message: awaitingMessage(call.id, call.status, link), link } };
   }
   const output = kind === "native" ? (typeof call.result?.stdout === "string" ? call.result.stdout : null) : call.result;
   const result: ToolRunResult = { callId: call.id, status: call.status, exitCode: call.exitCode, error: call.error, output };
+  if (call.status !== "succeeded") {
+    const tail = await db().callEvent.findMany({ where: { callId: call.id, stream: "stderr" }, orderBy: { seq: "desc" }, take: STDERR_TAIL_LINES, select: { line: true } });
+    result.stderrTail = tail.reverse().map((event) => event.line);
+  }
   return { status: 200, body: { result } };
 }
