@@ -64,8 +64,8 @@ export function SkillsPage() {
         title="Skills"
         description={
           skills.data
-            ? `${total} skill${total === 1 ? "" : "s"} in ${categoryCount} categor${categoryCount === 1 ? "y" : "ies"} an agent may call.`
-            : "Every skill an agent may call, by category."
+            ? `${total} skill${total === 1 ? "" : "s"} in ${categoryCount} categor${categoryCount === 1 ? "y" : "ies"}; each persona's policy decides which it may run.`
+            : "Every registered skill, by category."
         }
         actions={<SkillFilter value={query} onChange={setQuery} />}
       />

@@ -87,7 +87,7 @@ export function FrontmatterCard({ frontmatter }: { frontmatter: Record<string, u
   const entries = Object.entries(frontmatter).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
   return (
     <Card aria-labelledby="skill-frontmatter-title">
-      <CardHeader title="Frontmatter" titleId="skill-frontmatter-title" description="Other keys of SKILL.md, as parsed." />
+      <CardHeader title="Frontmatter" titleId="skill-frontmatter-title" description="Everything the SKILL.md frontmatter says, as parsed." />
       <CardBody>
         {entries.length === 0 ? (
           <p className="text-sm text-zinc-500">No other keys.</p>
