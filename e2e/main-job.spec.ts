@@ -26,24 +26,25 @@ test("run a skill from its form and follow the call live", async ({ page }) => {
   await expect(shout).not.toBeChecked();
 
   await page.getByRole("textbox", { name: "Message (required)" }).fill("hello from e2e");
-  await lines.fill("8");
+  await lines.fill("15");
   await shout.check();
   await page.getByRole("button", { name: "Run", exact: true }).click();
 
   await expect(page).toHaveURL(/\/calls\/[^/]+$/);
   await expect(page.getByRole("link", { name: "slow_echo" }).first()).toBeVisible();
 
-  // Live: the first stderr line is on screen while the call has no result yet.
+  // Live: the first stderr line is on screen while the call has no result yet (15 lines 0.4 s apart
+  // leave six seconds for that, even on a loaded machine).
   const timeline = page.getByRole("log", { name: "stderr timeline" });
   const result = page.getByTestId("call-result");
-  await expect(timeline.getByText("step 1/8", { exact: true })).toBeVisible();
+  await expect(timeline.getByText("step 1/15", { exact: true })).toBeVisible();
   await expect(result).toBeHidden();
 
   // Then the end: every line, the result JSON, exit code 0 and a duration.
-  await expect(timeline.getByText("step 8/8", { exact: true })).toBeVisible();
+  await expect(timeline.getByText("step 15/15", { exact: true })).toBeVisible();
   await expect(result).toBeVisible();
   await expect(page.getByTestId("result-json")).toContainText('"echo": "HELLO FROM E2E"');
-  await expect(page.getByTestId("result-json")).toContainText('"lines": 8');
+  await expect(page.getByTestId("result-json")).toContainText('"lines": 15');
   await expect(page.getByTestId("result-exit-code")).toHaveText("0");
   await expect(page.getByTestId("result-duration")).toHaveText(/^\d+(\.\d+)? (ms|s)$/);
   await expect(page.getByTestId("call-exit-code")).toHaveText("0");

@@ -180,9 +180,8 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
       timeline.append("system", changed);
       return await finish(callId, timeline, "queued", { status: "failed", exitCode: null, error: changed }, null, false);
     }
-    const frozenInput = expectedDigest === null ? null : await frozenDigestInput(callId);
     if (expectedDigest !== null) {
-      const mismatch = digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: frozenInput });
+      const mismatch = await digestMismatchExplained(callId, skill, argsJson, expectedDigest);
       if (mismatch) {
         timeline.append("system", `not started: ${mismatch}`);
         await voidApprovalOfCall(callId, mismatch);
@@ -211,11 +210,13 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
     }
     // And the digest once more, with no await between it and the spawn: the claim above may have
     // waited for another console's write lock, long enough to swap the entry file.
-    const lastMismatch = expectedDigest === null ? null : digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: frozenInput });
+    const lastMismatch = expectedDigest === null ? null : digestMismatch(skill, argsJson, { digest: expectedDigest });
     if (lastMismatch) {
-      timeline.append("system", `not started: ${lastMismatch}`);
-      await voidApprovalOfCall(callId, lastMismatch);
-      return await finish(callId, timeline, "running", { status: "expired", exitCode: null, error: lastMismatch }, null, false);
+      // Nothing is spawned whatever the reason says; the frozen input only names what changed.
+      const reason = (await digestMismatchExplained(callId, skill, argsJson, expectedDigest!)) ?? lastMismatch;
+      timeline.append("system", `not started: ${reason}`);
+      await voidApprovalOfCall(callId, reason);
+      return await finish(callId, timeline, "running", { status: "expired", exitCode: null, error: reason }, null, false);
     }
     const child = startProcess(
       {
@@ -238,7 +239,7 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
           // for the next console's lease recovery to kill. (A Prisma query is lazy — it runs only once
           // awaited or `.then`-ed — so it is started here explicitly, not at the end of the call.)
           identityWrite = db()
-            .call.update({
+            .call.updateMany({
               where: { id: callId },
               data: { pgid, procStart: identity.procStart, host: identity.host, bootId: identity.bootId },
             })
@@ -280,6 +281,22 @@ async function execute(callId: string, skill: RegisteredSkill, argsJson: string,
 /** The canonical digest input frozen with the call's approval, to name what changed; null for calls without one. */
 async function frozenDigestInput(callId: string): Promise<string | null> {
   return (await db().approval.findUnique({ where: { callId }, select: { digestInput: true } }))?.digestInput ?? null;
+}
+
+/**
+ * digestMismatch for a call about to be claimed: null when what it would run still has the frozen
+ * digest, else the reason. The approval's frozen input, which only serves to name what changed in the
+ * reason, is read only once there is a mismatch — most calls have no approval, and every call used to
+ * pay that read. The verdict itself never depends on it.
+ */
+async function digestMismatchExplained(callId: string, skill: RegisteredSkill, argsJson: string, expectedDigest: string): Promise<string | null> {
+  const mismatch = digestMismatch(skill, argsJson, { digest: expectedDigest });
+  if (mismatch === null) return null;
+  const frozenInput = await frozenDigestInput(callId);
+  if (frozenInput === null) return mismatch;
+  // Recomputed with the frozen input to name the changed parts; if the files changed back meanwhile,
+  // the first verdict stands (the call is refused either way).
+  return digestMismatch(skill, argsJson, { digest: expectedDigest, inputText: frozenInput }) ?? mismatch;
 }
 
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {
