@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { adminStorageState, E2E_ADMIN, E2E_AUTH_SECRET, E2E_LOGIN_MAX_FAILURES } from "./e2e/support/e2e-admin";
@@ -5,7 +6,9 @@ import { adminStorageState, E2E_ADMIN, E2E_AUTH_SECRET, E2E_LOGIN_MAX_FAILURES }
 /**
  * End-to-end tests in Debian's Chromium (browsers cannot be downloaded here; DESIGN.md machine facts):
  * the production console is built and served by `node scripts/start.mjs` on PORT with a fresh SQLite
- * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the e2e fixture skills).
+ * database and two allow-list roots — the bundled skills/ and e2e/fixtures/skills (the e2e fixture skills) —
+ * and a native skills path holding a copy of the bundled skills/ plus e2e/fixtures/native (an
+ * unavailable native skill, which no bundled one is on a host that has their programs).
  * The server's first admin comes from e2e/support/e2e-admin.ts; the `setup` project (e2e/auth.setup.ts)
  * signs it in through the API and every spec starts from that session (storage state), sending
  * Origin = baseURL so the console's Origin check accepts the `request` fixture's state-changing calls.
@@ -19,6 +22,14 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
 const DIST_DIR = process.env.CI ? ".next" : `.next-e2e-${PORT}`;
 const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
+const NATIVE_SKILLS_PATH = path.join(__dirname, "data", `e2e-native-${PORT}`);
+// Made once, in the runner process (its workers inherit the flag and must not touch the folder the server reads).
+if (!process.env.E2E_NATIVE_READY) {
+  fs.rmSync(NATIVE_SKILLS_PATH, { recursive: true, force: true });
+  fs.cpSync(path.join(__dirname, "skills"), NATIVE_SKILLS_PATH, { recursive: true });
+  fs.cpSync(path.join(__dirname, "e2e", "fixtures", "native"), NATIVE_SKILLS_PATH, { recursive: true });
+  process.env.E2E_NATIVE_READY = "1";
+}
 
 /** Playwright configuration: a sign-in setup project, then one Chromium project against the production console on PORT. */
 export default defineConfig({
@@ -74,6 +85,7 @@ export default defineConfig({
       E2E_DATABASE_FILE: DATABASE_FILE,
       NEXT_DIST_DIR: DIST_DIR,
       ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
+      SKILLS_PATH: NATIVE_SKILLS_PATH,
       CONSOLE_ADMIN_EMAIL: E2E_ADMIN.email,
       CONSOLE_ADMIN_PASSWORD: E2E_ADMIN.password,
       CONSOLE_AUTH_SECRET: E2E_AUTH_SECRET,
