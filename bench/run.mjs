@@ -122,6 +122,8 @@ async function main() {
   const env = {
     DATABASE_URL: `file:${path.join(tmp, "bench.db")}`,
     ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${fleetRoot}`,
+    // No native skills: the loader figures are about the generated manifests alone.
+    SKILLS_PATH: path.join(tmp, "roots", "no-native-skills"),
     SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
     // A session secret of this run only (without it the console would keep one under ./data).
     CONSOLE_AUTH_SECRET: randomBytes(32).toString("hex"),
