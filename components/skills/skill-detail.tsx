@@ -15,6 +15,7 @@ import { isApiError } from "@/lib/client/api-error";
 import { useCall } from "@/lib/client/use-calls";
 import { useSkill } from "@/lib/client/use-skills";
 import type { Skill } from "@/lib/types/skill";
+import { CategoryLink } from "./category-link";
 import { categoryHref } from "./filter-skills";
 import { NativeClass } from "./native/native-skill-cards";
 import { NativeSkillBody } from "./native/native-skill-body";
@@ -75,14 +76,7 @@ function SkillFacts({ skill }: { skill: Skill }) {
         <DescriptionList
           columns={2}
           items={[
-            {
-              term: "Category",
-              value: (
-                <Link className="text-blue-700 hover:underline" href={categoryHref(skill.category)} title={`Every skill in category ${skill.category}`}>
-                  {skill.category}
-                </Link>
-              ),
-            },
+            { term: "Category", value: <CategoryLink category={skill.category} /> },
             { term: "Class", value: <SkillClassBadge skillClass={skill.class} /> },
             { term: "Kind", value: skill.kind },
             { term: "Timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> },

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,7 +9,7 @@ import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyValue } from "@/components/ui/empty-value";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { NativeToolDeclaration, Skill } from "@/lib/types/skill";
-import { categoryHref } from "../filter-skills";
+import { CategoryLink } from "../category-link";
 import { SkillClassBadge } from "../skill-class-badge";
 
 /** Frontmatter keys the page shows elsewhere (header, details, tools table), left out of the key/value list. */
@@ -42,14 +41,7 @@ export function NativeSkillFacts({ skill }: { skill: Skill }) {
         <DescriptionList
           columns={2}
           items={[
-            {
-              term: "Category",
-              value: (
-                <Link className="text-blue-700 hover:underline" href={categoryHref(skill.category)} title={`Every skill in category ${skill.category}`}>
-                  {skill.category}
-                </Link>
-              ),
-            },
+            { term: "Category", value: <CategoryLink category={skill.category} /> },
             { term: "Kind", value: <Badge tone="violet">native</Badge> },
             { term: "Class", value: <NativeClass skill={skill} />, wide: true },
             {

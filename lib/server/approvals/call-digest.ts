@@ -4,7 +4,7 @@ import path from "node:path";
 import canonicalize from "canonicalize";
 import { folderFingerprint, sha256OfRegularFile } from "./file-hash";
 import { config } from "../env";
-import { planExecution } from "../calls/execution-plan";
+import { planExecution, type ExecutionPlan } from "../calls/execution-plan";
 import type { RegisteredSkill } from "../skills/registered-skill";
 
 /** What a call's digest covers (DESIGN.md "Dual-sign rules"): the exact thing the call will run. */
@@ -44,11 +44,12 @@ export class UnplannableCallError extends Error {}
  * and a fingerprint of the whole scripts/ folder (what the script may source or import) are added
  * (planExecution, folderFingerprint). Files are read through sha256OfRegularFile, so a FIFO or device
  * swapped in for one is refused instead of blocking the console. `argsJson` is the call's stored args
- * text. Throws the file system's error (or NotARegularFileError) when a file cannot be read, or
+ * text; `plan`, when the caller has just made it with planExecution, saves planning again. Throws the
+ * file system's error (or NotARegularFileError) when a file cannot be read, or
  * UnplannableCallError when a native script cannot be planned or its scripts/ folder is too big to
  * fingerprint (callers treat all of them as a mismatch at recheck time).
  */
-export function computeCallDigest(skill: RegisteredSkill, argsJson: string): CallDigest {
+export function computeCallDigest(skill: RegisteredSkill, argsJson: string, plan?: ExecutionPlan): CallDigest {
   let manifestFile = skill.source.path;
   let entryFile: string;
   let interpreter: string | null = null;
@@ -56,11 +57,11 @@ export function computeCallDigest(skill: RegisteredSkill, argsJson: string): Cal
   if (skill.kind === "subprocess") {
     entryFile = realpathSync(skill.entryPath);
   } else {
-    const plan = planExecution(skill, argsJson, config());
-    if (typeof plan === "string") throw new UnplannableCallError(plan);
-    manifestFile = plan.manifestFile;
-    entryFile = plan.entryFile;
-    interpreter = plan.interpreter;
+    const planned = plan ?? planExecution(skill, argsJson, config());
+    if (typeof planned === "string") throw new UnplannableCallError(planned);
+    manifestFile = planned.manifestFile;
+    entryFile = planned.entryFile;
+    interpreter = planned.interpreter;
     try {
       scriptsSha256 = folderFingerprint(path.join(skill.skillDir, "scripts"));
     } catch (error) {

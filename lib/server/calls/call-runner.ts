@@ -17,8 +17,6 @@ import { consoleInstanceId } from "./console-instance";
 import { TimelineWriter } from "./timeline-writer";
 import { planExecution } from "./execution-plan";
 
-export { childEnvironment } from "./execution-plan";
-
 interface LocalCall {
   process: RunningProcess | null;
   cancelRequested: boolean;

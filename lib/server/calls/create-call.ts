@@ -87,7 +87,7 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
     // A call that waits for people is always bound to what it will run.
     let digest: CallDigest;
     try {
-      digest = computeCallDigest(skill, argsJson);
+      digest = computeCallDigest(skill, argsJson, plan);
     } catch (error) {
       throw new AppError("conflict", `${skill.name} cannot be read to bind the call to it (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); reload the skills`);
     }
@@ -102,7 +102,7 @@ export async function createCall(input: CreateCallInput): Promise<{ call: Call; 
   // recheck (recheckEntryBeforeSpawn), as before digests existed.
   let digest: string | null = null;
   try {
-    digest = computeCallDigest(skill, argsJson).digest;
+    digest = computeCallDigest(skill, argsJson, plan).digest;
   } catch {
     digest = null;
   }

@@ -53,35 +53,21 @@ export function toPublicSkill(skill: RegisteredSkill, level: 1 | 2 = 1): Skill {
 
 /**
  * True when two registered versions of a skill would run the same way under the same policy: same
- * entry, folder, root, class, timeout, env_allow and args schema. Used just before spawning a call
+ * kind, root, class, timeout, env_allow and args schema, and the same entry and folder (subprocess) or
+ * folder, SKILL.md and availability (native). Used just before spawning a call
  * that waited for a slot: if a reload changed any of these since the call was validated and
  * authorised, the call must not run the new version (DESIGN.md "Policy": a call runs only what was
  * authorised).
  */
 export function sameExecution(a: RegisteredSkill, b: RegisteredSkill): boolean {
-  if (a.kind === "native" || b.kind === "native") {
-    return (
-      a.kind === "native" &&
-      b.kind === "native" &&
-      a.skillDir === b.skillDir &&
-      a.skillFile === b.skillFile &&
-      a.source.root === b.source.root &&
-      a.class === b.class &&
-      a.timeoutSeconds === b.timeoutSeconds &&
-      a.available === b.available &&
-      a.envAllow.length === b.envAllow.length &&
-      a.envAllow.every((name, index) => name === b.envAllow[index]) &&
-      JSON.stringify(a.schema) === JSON.stringify(b.schema)
-    );
-  }
-  return (
-    a.entryPath === b.entryPath &&
-    a.workingDirectory === b.workingDirectory &&
+  const samePolicy =
     a.source.root === b.source.root &&
     a.class === b.class &&
     a.timeoutSeconds === b.timeoutSeconds &&
     a.envAllow.length === b.envAllow.length &&
     a.envAllow.every((name, index) => name === b.envAllow[index]) &&
-    JSON.stringify(a.schema) === JSON.stringify(b.schema)
-  );
+    JSON.stringify(a.schema) === JSON.stringify(b.schema);
+  if (a.kind === "subprocess" && b.kind === "subprocess") return samePolicy && a.entryPath === b.entryPath && a.workingDirectory === b.workingDirectory;
+  if (a.kind === "native" && b.kind === "native") return samePolicy && a.skillDir === b.skillDir && a.skillFile === b.skillFile && a.available === b.available;
+  return false;
 }

@@ -13,8 +13,6 @@ export interface SkillFilter {
 export interface SkillRegistry {
   /** Skills matching the filter, sorted by category then name. */
   list(filter?: SkillFilter): RegisteredSkill[];
-  /** Every skill, sorted by category then name: the same frozen array for the snapshot's life (search indexes are cached by it). */
-  all(): readonly RegisteredSkill[];
   /** The skill with this exact name, or undefined. */
   get(name: string): RegisteredSkill | undefined;
   /** The loader report of the scan behind this snapshot. */
@@ -55,7 +53,6 @@ export function createSkillRegistry(skills: readonly RegisteredSkill[], report: 
           (q === "" || [skill.name, skill.description, skill.category].some((text) => text.toLowerCase().includes(q))),
       );
     },
-    all: () => sorted,
     get: (name) => byName.get(name),
     report: () => report,
     categories: () => [...categories],
