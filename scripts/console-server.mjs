@@ -6,15 +6,38 @@
  * after any copy the client sent is dropped (scripts/peer-address.mjs; the sign-in rate limit relies on
  * it). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
  * `GET /api/v1/auth/session` so the console starts at once (first loader scan, default persona, first
- * admin with its password printed once) instead of at the first visitor. SIGINT/SIGTERM stop accepting
- * connections, end this console's running calls `interrupted` with their process groups terminated
- * (the hook lib/server/console-startup.ts installs), end open connections (event streams never end by
- * themselves) after a grace period, close Next.js and exit 130/143.
+ * admin with its password printed once) instead of at the first visitor, then starts the local worker
+ * (scripts/local-worker.mjs; CONSOLE_LOCAL_WORKER=false leaves calls to remote workers). Secrets come
+ * over fd 3 from start.mjs, never from the environment. SIGINT/SIGTERM stop the local worker first (it
+ * interrupts and reports its calls), then stop accepting connections, end open connections (event
+ * streams never end by themselves) after a grace period, close Next.js and exit 130/143.
  */
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import fs from "node:fs";
+import { buildWorker } from "./build-worker.mjs";
+import { startLocalWorker } from "./local-worker.mjs";
 import { selfUrl, stampPeerAddress } from "./peer-address.mjs";
+
+process.umask(0o077);
+// Secrets handed over a pipe by start.mjs (fd 3, one JSON line), kept off the environment; read
+// before Next.js loads, so the console's settings see them (lib/server/env.ts HANDED_SECRETS_KEY).
+globalThis[Symbol.for("skill-console.handed-secrets")] = readHandedSecrets();
+
+function readHandedSecrets() {
+  try {
+    const stats = fs.fstatSync(3);
+    if (!stats.isFIFO() && !stats.isSocket()) return {};
+    const text = fs.readFileSync(3, "utf8");
+    fs.closeSync(3);
+    const value = JSON.parse(text.trim() || "{}");
+    return value && typeof value === "object" ? value : {};
+  } catch {
+    // No fd 3 (started by hand): settings come from the environment.
+    return {};
+  }
+}
 
 const dev = process.argv.includes("--dev");
 // `next start` / `next dev` set NODE_ENV themselves; a custom server must do it before Next.js loads.
@@ -51,10 +74,30 @@ server.on("error", (error) => {
   console.error(`console-server: cannot listen on ${hostname}:${port}:`, error.message);
   process.exit(1);
 });
+let localWorker = null;
 server.listen(port, hostname, () => {
   console.log(`console-server: listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${dev ? " (development)" : ""}`);
-  void startConsole(selfUrl(server.address(), "/api/v1/auth/session"));
+  void startConsole(selfUrl(server.address(), "/api/v1/auth/session")).then((started) => {
+    if (started && !stopping && (process.env.CONSOLE_LOCAL_WORKER ?? "true").trim().toLowerCase() !== "false") void startWorker(selfUrl(server.address(), ""));
+  });
 });
+
+/** Starts the local worker once the console serves (scripts/local-worker.mjs). */
+async function startWorker(consoleUrl) {
+  const mintToken = globalThis[Symbol.for("skill-console.local-worker-token")];
+  if (typeof mintToken !== "function") {
+    console.error("console-server: the console did not install its local worker hook; no local worker");
+    return;
+  }
+  try {
+    // Development serves from the sources; production's start.mjs built it already.
+    if (dev) await buildWorker();
+  } catch (error) {
+    console.error(`console-server: building the worker failed: ${error.message}`);
+    return;
+  }
+  localWorker = startLocalWorker({ root, consoleUrl, mintToken });
+}
 
 /**
  * Makes the console start now (apiRoute waits for start-up before answering; the answer itself, a 401,
@@ -64,9 +107,14 @@ async function startConsole(url) {
   try {
     const answer = await fetch(url, { signal: AbortSignal.timeout(600_000) });
     await answer.body?.cancel();
-    if (answer.status >= 500) console.error(`console-server: start-up request answered ${answer.status}; see the lines above`);
+    if (answer.status >= 500) {
+      console.error(`console-server: start-up request answered ${answer.status}; see the lines above`);
+      return false;
+    }
+    return true;
   } catch (error) {
     console.error(`console-server: start-up request failed: ${error.message}`);
+    return false;
   }
 }
 
@@ -80,9 +128,12 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
     // Whatever hangs in Next.js's own shutdown, the process ends.
     setTimeout(() => process.exit(code), CLOSE_GRACE_MS + 5000).unref();
-    const interruptCalls = globalThis[Symbol.for("skill-console.shutdown")];
-    const callsEnded = typeof interruptCalls === "function" ? Promise.resolve(interruptCalls(signal)).catch((error) => console.error("console-server: ending running calls failed:", error)) : Promise.resolve();
-    server.close(() => void callsEnded.then(() => app.close()).finally(() => process.exit(code)));
-    server.closeIdleConnections();
+    // The local worker goes first, while the console still takes its reports: it stops its calls'
+    // process trees and reports them `interrupted`.
+    const workerStopped = localWorker ? localWorker.stop("SIGTERM", CLOSE_GRACE_MS + 2000).catch((error) => console.error("console-server: stopping the local worker failed:", error)) : Promise.resolve();
+    void workerStopped.then(() => {
+      server.close(() => void Promise.resolve(app.close()).finally(() => process.exit(code)));
+      server.closeIdleConnections();
+    });
   });
 }

@@ -18,3 +18,37 @@ export function serverEnvironment(env) {
   }
   return result;
 }
+
+/**
+ * Console secrets that `npm start` moves out of the environment before starting the long-lived server
+ * (issue 9 point 2: no console secret travels in a long-lived environment, where a process of the
+ * same user could read it from /proc/<pid>/environ). The server gets them over a pipe (fd 3) instead.
+ */
+export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD"];
+
+/**
+ * Splits an environment into the server's environment (without HANDED_SECRET_NAMES nor WORKER_TOKEN)
+ * and the secrets to hand over. Returns `{ env, secrets }`; the input is not changed.
+ */
+export function withoutSecrets(env) {
+  const rest = { ...env };
+  const secrets = {};
+  for (const name of HANDED_SECRET_NAMES) {
+    if (typeof rest[name] === "string" && rest[name] !== "") secrets[name] = rest[name];
+    delete rest[name];
+  }
+  delete rest.WORKER_TOKEN;
+  return { env: rest, secrets };
+}
+
+/**
+ * The environment of a worker started on this host (the console's local worker, `npm run worker`):
+ * the given one without the console's secrets — the database URL, the auth secret, the admin's
+ * password, the worker token itself (DESIGN.md: a worker holds no database credentials; its token
+ * arrives over a pipe). Returns a new object.
+ */
+export function workerEnvironment(env) {
+  const { env: rest } = withoutSecrets(serverEnvironment(env));
+  for (const name of ["DATABASE_URL", "BETTER_AUTH_SECRET", "AUTH_SECRET"]) delete rest[name];
+  return rest;
+}

@@ -4,16 +4,21 @@
  * applies the database migrations (a fresh clone creates its SQLite file here), builds the
  * console when the production build is missing or older than the sources, then serves it with
  * scripts/console-server.mjs (Next.js behind a node:http server that stamps each request with its
- * unforgeable peer address, and starts the console at once) on HOST (default 127.0.0.1) and PORT
- * (default 3000). `--dev` serves the development server instead. Exits with the server's exit code;
- * SIGINT/SIGTERM are passed on to the server.
+ * unforgeable peer address, starts the console at once and then its local worker) on HOST (default
+ * 127.0.0.1) and PORT (default 3000). Builds the worker program (scripts/build-worker.mjs) when stale.
+ * CONSOLE_AUTH_SECRET and CONSOLE_ADMIN_PASSWORD reach the server over a pipe, never its environment.
+ * Files are created for the console's user only (umask 077; ./data is protectDataFolder'd). `--dev`
+ * serves the development server instead. Exits with the server's exit code; SIGINT/SIGTERM are passed
+ * on to the server.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildWorker } from "./build-worker.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
-import { serverEnvironment } from "./server-environment.mjs";
+import { protectDataFolder } from "./data-folder.mjs";
+import { serverEnvironment, withoutSecrets } from "./server-environment.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -47,7 +52,10 @@ function run(command, args, what, onFailure = () => {}) {
   }
 }
 
+// Everything the console writes (the database, the auth secret) is for its own user only.
+process.umask(0o077);
 ensureInstall();
+protectDataFolder(path.join(root, "data"));
 console.log("start: applying database migrations");
 run(bin("prisma"), ["migrate", "deploy"], "prisma migrate deploy");
 
@@ -73,11 +81,22 @@ if (!dev) {
   }
 }
 
+try {
+  const worker = await buildWorker();
+  if (!worker.fresh) console.log("start: built the worker (.worker/worker.mjs)");
+} catch (error) {
+  console.error(`start: building the worker failed: ${error.message}`);
+  process.exit(1);
+}
+
 console.log(`start: serving the skill console on http://${host}:${port}`);
+// The secrets go to the server over a pipe (fd 3), not in its environment for its whole life.
+const { env: serverEnv, secrets } = withoutSecrets(serverEnvironment(process.env));
 const server = spawn(process.execPath, [path.join(root, "scripts", "console-server.mjs"), ...(dev ? ["--dev"] : [])], {
   cwd: root,
-  stdio: "inherit",
-  env: { ...serverEnvironment(process.env), HOST: host, PORT: port },
+  stdio: ["inherit", "inherit", "inherit", "pipe"],
+  env: { ...serverEnv, HOST: host, PORT: port },
 });
+server.stdio[3].end(`${JSON.stringify(secrets)}\n`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

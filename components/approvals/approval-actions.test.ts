@@ -20,6 +20,8 @@ function approval(overrides: Partial<Approval> = {}): Approval {
     digestInput: {},
     call: {} as Approval["call"],
     skillClass: "dangerous",
+    sandbox: null,
+    skillFiles: null,
     ...overrides,
   };
 }

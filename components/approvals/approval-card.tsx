@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId } from "react";
 import { CallStatusBadge } from "@/components/calls/call-status-badge";
+import { SandboxSummary } from "@/components/skills/sandbox-summary";
 import { SkillClassBadge } from "@/components/skills/skill-class-badge";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -34,8 +35,9 @@ function asSkillClass(value: string): SkillClass {
 
 /**
  * One dual-sign request on the Approvals page (issue 4 point 6): skill (linked), class, status, persona,
- * requester, age and time left (ticking), the exact args as pretty JSON, the digest with what it
- * covers, the signatures so far, and — while pending — Sign and Deny, disabled with the reason for the
+ * requester, age and time left (ticking), the exact args as pretty JSON, the sandbox declaration
+ * (DESIGN.md: shown on every approval), the digest with what it covers and how many files, the
+ * signatures so far, and — while pending — Sign and Deny, disabled with the reason for the
  * requester, a signer, a non-approver. An ended approval shows who decided and why, and links its call.
  */
 export function ApprovalCard({ approval, identity }: { approval: Approval; identity: Identity | undefined }) {
@@ -76,6 +78,10 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
             <p className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Exact args</p>
             <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Exact args" className="max-h-64" data-testid="approval-args" />
           </div>
+          <div data-testid="approval-sandbox">
+            <p className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Sandbox: what it may reach beyond its folder</p>
+            <SandboxSummary sandbox={approval.sandbox} />
+          </div>
         </div>
         <div className="min-w-0 space-y-3">
           <ApprovalSignatures approval={approval} />
@@ -84,11 +90,16 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
             <p className="mt-0.5 font-mono text-xs break-all text-zinc-800" data-testid="approval-digest">
               {approval.digest}
             </p>
+            {approval.skillFiles !== null ? (
+              <p className="mt-0.5 text-xs text-zinc-600" data-testid="approval-skill-files">
+                Covers {approval.skillFiles} {approval.skillFiles === 1 ? "file" : "files"} of the skill&apos;s folder.
+              </p>
+            ) : null}
             <details className="mt-1 text-xs text-zinc-600">
               <summary className="cursor-pointer select-none hover:text-zinc-900">What the digest covers</summary>
               <p className="mt-1">
-                The skill name, the canonical args, the manifest&apos;s and the entry file&apos;s content hashes, env_allow and the timeout, frozen when the
-                call was requested. Any change voids the approval.
+                The skill name, the canonical args and the skill&apos;s digest (its whole folder by content, manifest, env_allow, timeout and sandbox
+                declaration), frozen when the call was requested. Any change voids the approval.
               </p>
               <CodeBlock text={JSON.stringify(approval.digestInput, null, 2)} label="Digest input" className="mt-1 max-h-56" />
             </details>

@@ -13,6 +13,8 @@ import { DescriptionList, type DescriptionItem } from "@/components/ui/descripti
 import { EmptyState } from "@/components/ui/empty-state";
 import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { ShortDigest } from "@/components/workers/short-digest";
+import { SandboxModeBadge } from "@/components/workers/worker-sandbox";
 import { isApiError } from "@/lib/client/api-error";
 import { queryKeys } from "@/lib/client/query-keys";
 import { isAwaitingStatus, useCall } from "@/lib/client/use-calls";
@@ -82,6 +84,89 @@ function CallDuration({ call }: { call: Call }) {
   return <EmptyValue label="not started" />;
 }
 
+/** How the call was sandboxed on its worker: the mode, then each limit in force; nothing until a worker ran it. */
+function CallSandboxValue({ call }: { call: Call }) {
+  if (!call.sandbox) return <EmptyValue label={call.worker ? "not reported yet" : "not run yet"} />;
+  return (
+    <span className="block" data-testid="call-sandbox">
+      <SandboxModeBadge mode={call.sandbox.mode} />
+      {call.sandbox.limits.length > 0 ? (
+        <span className="mt-1 block space-y-0.5">
+          {call.sandbox.limits.map((limit) => (
+            <span key={limit} className="block font-mono text-[12px] text-zinc-700">
+              {limit}
+            </span>
+          ))}
+        </span>
+      ) : (
+        <span className="mt-1 block text-xs text-zinc-500">no limits enforced</span>
+      )}
+    </span>
+  );
+}
+
+/** The worker and target items of the summary (DESIGN.md "Claiming": `Call` gains `worker` and `target`); Target only when the call named one. */
+function workerItems(call: Call): DescriptionItem[] {
+  const items: DescriptionItem[] = [
+    {
+      term: "Worker",
+      value: (
+        <span className="font-mono text-[12.5px] break-all" data-testid="call-worker">
+          {call.worker ?? <EmptyValue label="not claimed by a worker yet" />}
+        </span>
+      ),
+    },
+  ];
+  if (call.target) {
+    items.push({ term: "Target", value: <span className="font-mono text-[12.5px] break-all" data-testid="call-target">{call.target}</span> });
+  }
+  items.push(
+    { term: "Sandbox", value: <CallSandboxValue call={call} /> },
+    { term: "Skill digest", value: <span data-testid="call-skill-digest"><ShortDigest digest={call.skillDigest} copy label="skill digest" emptyLabel="no skill digest" /></span> },
+  );
+  return items;
+}
+
+/**
+ * The amber notice of a call that ran with less isolation than DESIGN.md asks ("Sandbox": a warning on
+ * every call it runs): "Ran unsandboxed: …" when it ran with no sandbox, "Ran with less isolation: …"
+ * when it was sandboxed but, say, a limit was not enforced.
+ */
+function CallSandboxWarning({ call }: { call: Call }) {
+  if (!call.sandbox?.warning) return null;
+  const title = call.sandbox.mode === "none" ? `Ran unsandboxed: ${call.sandbox.warning}` : `Ran with less isolation: ${call.sandbox.warning}`;
+  return <Alert tone="warning" title={title} className="mb-4" data-testid="call-sandbox-warning" />;
+}
+
+/**
+ * What a queued call waits for (DESIGN.md "Claiming"): a live worker that holds its skill with the
+ * call's skill digest (and matches its target), with room under its concurrency limit.
+ */
+function QueuedNotice({ call }: { call: Call }) {
+  return (
+    <Alert tone="info" title="Waiting for a worker" className="mb-4" live data-testid="call-queued-notice">
+      Only a live worker holding <span className="font-mono">{call.skill}</span>
+      {call.skillDigest ? (
+        <>
+          {" "}
+          with digest <ShortDigest digest={call.skillDigest} />
+        </>
+      ) : null}
+      {call.target ? (
+        <>
+          {" "}
+          and named or labelled <span className="font-mono">{call.target}</span>
+        </>
+      ) : null}{" "}
+      runs it, once it has a free slot. See{" "}
+      <Link href="/workers" className="font-medium underline">
+        Workers
+      </Link>{" "}
+      for who holds what.
+    </Alert>
+  );
+}
+
 function CallSummary({ call }: { call: Call }) {
   return (
     <Card className="mb-4" aria-label="Call summary">
@@ -104,11 +189,12 @@ function CallSummary({ call }: { call: Call }) {
             },
             { term: "Persona", value: <span data-testid="call-persona">{call.persona ?? <EmptyValue label="no persona" />}</span> },
             { term: "Confirmed by", value: <span data-testid="call-confirmed-by">{call.confirmedBy ?? <EmptyValue label="no confirmation" />}</span> },
+            ...workerItems(call),
             {
               term: "Digest",
               wide: true,
               value: (
-                <span className="font-mono text-xs break-all" data-testid="call-digest" title="SHA-256 of the skill, canonical args, manifest and entry hashes, env_allow and timeout">
+                <span className="font-mono text-xs break-all" data-testid="call-digest" title="SHA-256 of the skill name, the skill's digest and the canonical args">
                   {call.digest ?? <EmptyValue label="no digest" />}
                 </span>
               ),
@@ -169,6 +255,8 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
         }
       />
       <CallSummary call={call} />
+      <CallSandboxWarning call={call} />
+      {call.status === "queued" ? <QueuedNotice call={call} /> : null}
       {stream.state === "fallback" && !finished ? (
         <Alert tone="warning" title="Live stream unavailable" className="mb-4" live>
           The event stream closed; the page refreshes the call every {FALLBACK_POLL_MS / 1000} s instead.
@@ -228,7 +316,9 @@ function WaitingCallView({ call }: { call: Call }) {
 
 /**
  * The call page body: header (skill link, status, cancel), summary (started or queued, ended,
- * duration, exit code, requester and token, persona, confirmed by, digest), then — once the call
+ * duration, exit code, requester and token, persona, confirmed by, worker and target, sandbox mode and
+ * limits, skill digest, digest), the amber "Ran unsandboxed" notice when its worker warned, what a
+ * queued call waits for, then — once the call
  * ends — its result and approval, the live stderr timeline and the args. A call waiting for a
  * confirmation or signatures shows WaitingCallView and is polled until it starts. Falls back to
  * polling the call while the event stream is down.

@@ -29,6 +29,7 @@ const LINKS: NavLink[] = [
   { href: "/users", label: "Users", match: under("/users"), adminOnly: true },
   { href: "/audit", label: "Audit", match: under("/audit") },
   { href: "/loader", label: "Loader", match: under("/loader") },
+  { href: "/workers", label: "Workers", match: under("/workers") },
 ];
 
 function visibleLinks(role: Role | undefined): NavLink[] {

@@ -16,6 +16,7 @@ function skill(name: string, category: string, description = ""): Skill {
     available: true,
     unavailableReason: null,
     warnings: [],
+    sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
   };
 }
 

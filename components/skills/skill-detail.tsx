@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
 import { RecentCalls } from "@/components/calls/recent-calls";
+import { SkillWorkersCard } from "@/components/workers/skill-workers-card";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -19,6 +20,7 @@ import { CategoryLink } from "./category-link";
 import { categoryHref } from "./filter-skills";
 import { NativeClass } from "./native/native-skill-cards";
 import { NativeSkillBody } from "./native/native-skill-body";
+import { SkillSandboxCard } from "./sandbox-summary";
 import { SkillClassBadge } from "./skill-class-badge";
 import { SkillRunPanel } from "./skill-run-panel";
 
@@ -111,7 +113,8 @@ export function SkillDetailSkeleton() {
 
 /**
  * The skill page body: header (name, class, kind, description), the test-run panel (filled with a past
- * call's args when the URL has `?from={callId}`), the skill's facts and its recent calls; a native
+ * call's args when the URL has `?from={callId}`), the skill's facts, its sandbox declaration, the
+ * workers holding it (with their digests: DESIGN.md "Claiming") and its recent calls; a native
  * (SKILL.md) skill gets NativeSkillBody instead (instructions, resources, scripts, declared tools). Loading skeleton; a not-found state for an unknown name; other errors with retry.
  */
 export function SkillDetail({ name }: { name: string }) {
@@ -203,6 +206,8 @@ export function SkillDetail({ name }: { name: string }) {
           </div>
           <div className="space-y-4">
             <SkillFacts skill={data} />
+            <SkillSandboxCard sandbox={data.sandbox} />
+            <SkillWorkersCard skill={data.name} />
             <RecentCalls skill={data.name} canRun={data.available && data.class === "safe"} />
           </div>
         </div>

@@ -55,4 +55,14 @@ export const queryKeys = {
     all: ["audit"] as const,
     list: (callId: string) => ["audit", "list", callId] as const,
   },
+  workers: {
+    all: ["workers"] as const,
+    list: () => ["workers", "list"] as const,
+    /** Which workers hold one skill: under `workers` so that what changes workers refreshes it too. */
+    holders: (skill: string) => ["workers", "holders", skill] as const,
+  },
+  workerTokens: {
+    all: ["worker-tokens"] as const,
+    list: () => ["worker-tokens", "list"] as const,
+  },
 };

@@ -1,29 +1,32 @@
 import { expireDueApprovals } from "./approvals/expire-approvals";
 import { ensureFirstAdmin } from "./auth/users";
-import { recoverInterruptedCalls, renewLeases } from "./calls/call-lease";
-import { interruptLocalCalls } from "./calls/call-runner";
+import { interruptLapsedCalls } from "./calls/interrupt-calls";
 import { dbReady } from "./db";
 import { config } from "./env";
 import { ensureDefaultPersona } from "./personas/persona-store";
+import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
 import { getRegistry } from "./skills/registry";
+import { mintLocalWorkerToken } from "./workers/local-worker";
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
 /**
- * Where scripts/console-server.mjs finds what to run when it gets SIGTERM/SIGINT: a function of the
- * signal's name that ends this console's calls `interrupted` (their groups terminated) and resolves.
+ * Where scripts/console-server.mjs finds the function that mints the token of the local worker it
+ * starts (`npm start`: the console and one local worker): `() => Promise<string>`, the token, handed to
+ * the worker over a pipe and never through an environment variable.
  */
-export const SHUTDOWN_HOOK_KEY = Symbol.for("skill-console.shutdown");
+export const LOCAL_WORKER_HOOK_KEY = Symbol.for("skill-console.local-worker-token");
 const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
 
 /**
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
- * are served only after the first loader scan): opens the database, creates the default persona and the first admin when missing (issue 4), runs the first skill scan, marks
- * `interrupted` the calls of consoles whose lease lapsed, then keeps renewing this console's leases every
- * third of CALL_LEASE_MS and sweeping for lapsed leases every CALL_LEASE_MS, and expires approvals and
- * confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS, and installs the shutdown hook
- * (SHUTDOWN_HOOK_KEY) that ends this console's calls `interrupted` when it stops. Idempotent; a failure is
- * returned to every waiter and retried by the next call. Rejects at once, starting nothing, during
- * `next build` (NEXT_PHASE=phase-production-build).
+ * are served only after the first loader scan): opens the database, creates the default persona and
+ * the first admin when missing (issue 4), runs the first skill scan, fails the queued calls whose skill
+ * changed since (failStaleQueuedCalls), ends `interrupted` the running
+ * calls whose worker's lease lapsed (and keeps sweeping for them every third of CALL_LEASE_MS, at most
+ * every second), expires approvals and confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS,
+ * and installs the hook that mints the local worker's token (LOCAL_WORKER_HOOK_KEY). Idempotent; a
+ * failure is returned to every waiter and retried by the next call. Rejects at once, starting nothing,
+ * during `next build` (NEXT_PHASE=phase-production-build).
  */
 export function ensureConsoleStarted(): Promise<void> {
   // `next build` evaluates pages and modules; the console must never start there (it would create the
@@ -42,11 +45,10 @@ async function start(): Promise<void> {
   await ensureDefaultPersona();
   await ensureFirstAdmin();
   await getRegistry();
-  await recover();
-  (globalThis as Record<symbol, unknown>)[SHUTDOWN_HOOK_KEY] = (signal: string) =>
-    interruptLocalCalls(`the console stopped (${signal}) while the call ran; its process group was terminated`);
-  setInterval(() => void renewLeases().catch((error: unknown) => console.error("lease renewal failed:", error)), Math.max(100, Math.floor(leaseMs / 3))).unref();
-  setInterval(() => void recover(), leaseMs).unref();
+  await failStaleQueuedCalls();
+  await sweepLapsedLeases();
+  (globalThis as Record<symbol, unknown>)[LOCAL_WORKER_HOOK_KEY] = mintLocalWorkerToken;
+  setInterval(() => void sweepLapsedLeases(), Math.min(1000, Math.max(100, Math.floor(leaseMs / 3)))).unref();
   setInterval(() => void sweepExpired(), EXPIRY_SWEEP_MS).unref();
 }
 
@@ -61,12 +63,18 @@ async function sweepExpired(): Promise<void> {
   }
 }
 
-async function recover(): Promise<void> {
+let sweeping = false;
+
+async function sweepLapsedLeases(): Promise<void> {
+  if (sweeping) return;
+  sweeping = true;
   try {
-    for (const call of await recoverInterruptedCalls()) {
-      console.log(`calls: marked call ${call.id} interrupted (process group: ${call.group})`);
+    for (const call of await interruptLapsedCalls()) {
+      console.log(`calls: marked call ${call.id} interrupted (its worker ${call.workerName ?? call.workerId ?? "?"} stopped renewing its lease)`);
     }
   } catch (error) {
-    console.error("recovering interrupted calls failed:", error);
+    console.error("ending calls of lapsed workers failed:", error);
+  } finally {
+    sweeping = false;
   }
 }

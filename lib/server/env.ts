@@ -1,5 +1,9 @@
+import os from "node:os";
 import path from "node:path";
 import { resolveDatabaseUrl } from "./database-url";
+import { parseSandboxAllowPaths } from "./executor/sandbox/sandbox-declaration";
+import { sandboxHiddenPaths } from "./skills/sandbox-allowance";
+import { DEFAULT_SKILL_FOLDER_LIMITS, type SkillFolderLimits } from "./skills/skill-folder";
 
 /**
  * The console's settings, read from the environment in one place (STYLE.md: env.ts is the only reader of
@@ -43,6 +47,58 @@ export interface ConsoleConfig {
   scriptInterpreters: string[];
   /** Largest resource file served whole by level 3 (`GET …/resources/{path}`, skill_read_resource), in bytes. */
   resourceLimitBytes: number;
+  /** Whether `npm start` runs a local worker beside the console (CONSOLE_LOCAL_WORKER). */
+  localWorker: boolean;
+  /** SKILL_SANDBOX_ALLOW_PATHS; null when unset (then only the bundled skills get what they declare). */
+  sandboxAllowPaths: string[] | null;
+  /** The console's own bundled skills folder (`<install>/skills`), whatever SKILLS_PATH says. */
+  bundledSkillsDir: string;
+  /** Paths every sandbox masks (sandboxHiddenPaths of the install folder, data, roots, skills path). */
+  sandboxHiddenPaths: string[];
+  /** Bounds of a skill folder a call can be bound to (SKILL_FOLDER_MAX_FILES, SKILL_FOLDER_MAX_BYTES). */
+  skillFolderLimits: SkillFolderLimits;
+}
+
+/** How calls are sandboxed and limited on a worker (DESIGN.md "Workers and the sandbox", "Limits"). */
+export interface SandboxSettings {
+  mode: "auto" | "bwrap" | "none";
+  /** Host uid the sandboxed process runs as when the worker runs as root. */
+  uid: number;
+  /** SKILL_SANDBOX_ALLOW_PATHS: what a skill's declaration may name; null when unset (none but the bundled skills' own). */
+  allowPaths: string[] | null;
+  memoryLimitMb: number;
+  pidsLimit: number;
+  /** Cores; null = unlimited. */
+  cpuLimit: number | null;
+}
+
+/** A worker's settings (`npm run worker`, or the local worker `npm start` runs): DESIGN.md "Workers and the sandbox". */
+export interface WorkerConfig {
+  /** CONSOLE_URL: the console's base URL, e.g. http://127.0.0.1:3000. */
+  consoleUrl: string;
+  /** WORKER_NAME, default the host name. */
+  name: string;
+  /** WORKER_LABELS, comma-separated. */
+  labels: string[];
+  /** WORKER_CONCURRENCY: calls this worker runs at once. */
+  concurrency: number;
+  /** WORKER_STATE_DIR: the worker's snapshots and bookkeeping (default ./data/worker). */
+  stateDir: string;
+  skillRoots: string[];
+  skillsPath: string;
+  defaultTimeoutSeconds: number;
+  killGraceMs: number;
+  exitDrainMs: number;
+  stdoutLimitBytes: number;
+  stderrLimitBytes: number;
+  stderrLineLimit: number;
+  scriptInterpreters: string[];
+  skillFolderLimits: SkillFolderLimits;
+  sandbox: SandboxSettings;
+  /** Paths every sandbox of this worker masks. */
+  sandboxHiddenPaths: string[];
+  /** The install's bundled skills folder (`<install>/skills`). */
+  bundledSkillsDir: string;
 }
 
 /** One documented environment variable: its name, default (as text) and meaning; the README table lists these. */
@@ -79,6 +135,21 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "SKILL_SCRIPT_INTERPRETERS", default: "bash,sh,python3", meaning: "Interpreters a native skill's script may run under (chosen by its extension or shebang), separated by `,`. A script needing another one is refused." },
   { name: "SKILL_RESOURCE_LIMIT_BYTES", default: "1048576", meaning: "Largest native skill resource file served by level 3 (resources API, skill_read_resource); larger files are described, not sent." },
   { name: "APPROVAL_TTL_SECONDS", default: "3600", meaning: "How long a dangerous call waits for its two signatures (and a mutating call for its confirmation) before it expires." },
+  { name: "CONSOLE_LOCAL_WORKER", default: "true", meaning: "`npm start` also starts one local worker (stopped with the console); `false` leaves every call to workers started with `npm run worker`." },
+  { name: "CONSOLE_URL", default: "(none; the local worker gets it from the console)", meaning: "Worker: the console's base URL, e.g. `http://10.0.0.5:3000`." },
+  { name: "WORKER_TOKEN", default: "(none)", meaning: "Worker: its worker token (Workers page). Read once at start and never passed on." },
+  { name: "WORKER_NAME", default: "(the host name)", meaning: "Worker: its name, shown on the Workers page and usable as a call's `target`." },
+  { name: "WORKER_LABELS", default: "(none)", meaning: "Worker: labels, comma-separated; a call's `target` may name one." },
+  { name: "WORKER_CONCURRENCY", default: "8 (or SKILL_MAX_CONCURRENT_CALLS)", meaning: "Worker: calls it runs at once; calls beyond every worker's capacity stay `queued`." },
+  { name: "WORKER_STATE_DIR", default: "./data/worker", meaning: "Worker: where it keeps the read-only snapshots calls run from." },
+  { name: "SKILL_SANDBOX", default: "auto", meaning: "`auto`: bubblewrap when it works on the host, else unsandboxed with a warning; `bwrap`: required (calls fail when it is missing); `none`: unsandboxed." },
+  { name: "SKILL_SANDBOX_UID", default: "65534", meaning: "Host uid sandboxed calls run as (a worker running as root drops to it)." },
+  { name: "SKILL_SANDBOX_ALLOW_PATHS", default: "(none; the bundled skills get what they declare)", meaning: "Absolute paths, separated by `:` or `,`, that a skill's `sandbox` declaration may name (for read, write or devices) — the path or anything below it. A skill asking for more is listed but unavailable. Unset: none, except that the skills bundled in the console's own `skills/` folder get what they declare." },
+  { name: "SKILL_MEMORY_LIMIT_MB", default: "1024", meaning: "Memory of one call (all its processes); past it the call fails with the limit named." },
+  { name: "SKILL_PIDS_LIMIT", default: "256", meaning: "Processes and threads of one call at once." },
+  { name: "SKILL_CPU_LIMIT", default: "(unlimited)", meaning: "CPU of one call, in cores (e.g. `0.5`)." },
+  { name: "SKILL_FOLDER_MAX_FILES", default: "2000", meaning: "Most files a skill's folder may hold: its digest covers all of them." },
+  { name: "SKILL_FOLDER_MAX_BYTES", default: "67108864", meaning: "Most bytes a skill's folder may hold." },
 ];
 
 /** Error thrown when a setting has a value the console cannot use. */
@@ -107,8 +178,22 @@ export const MIN_AUTH_SECRET_LENGTH = 32;
 /** Smallest accepted password, in characters (also CONSOLE_ADMIN_PASSWORD). */
 export const MIN_PASSWORD_LENGTH = 12;
 
+/** Where scripts/console-server.mjs leaves the secrets start.mjs handed it over a pipe (never an environment variable). */
+export const HANDED_SECRETS_KEY = Symbol.for("skill-console.handed-secrets");
+
+/**
+ * The value of a console secret (CONSOLE_AUTH_SECRET, CONSOLE_ADMIN_PASSWORD): the copy handed over a
+ * pipe by `npm start` (so the long-lived server's environment never holds it; DESIGN.md, issue 9
+ * point 2), else the variable, for a console started some other way (tests).
+ */
+function consoleSecret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const handed = (globalThis as Record<symbol, Record<string, string> | undefined>)[HANDED_SECRETS_KEY];
+  if (handed && Object.prototype.hasOwnProperty.call(handed, name)) return handed[name];
+  return env[name];
+}
+
 function authSecretOf(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.CONSOLE_AUTH_SECRET;
+  const raw = consoleSecret(env, "CONSOLE_AUTH_SECRET");
   if (raw === undefined || raw.trim() === "") return null;
   if (raw.trim().length < MIN_AUTH_SECRET_LENGTH) {
     throw new ConfigError(`CONSOLE_AUTH_SECRET must be at least ${MIN_AUTH_SECRET_LENGTH} characters`);
@@ -117,7 +202,7 @@ function authSecretOf(env: NodeJS.ProcessEnv): string | null {
 }
 
 function adminPasswordOf(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.CONSOLE_ADMIN_PASSWORD;
+  const raw = consoleSecret(env, "CONSOLE_ADMIN_PASSWORD");
   if (raw === undefined || raw === "") return null;
   if (raw.length < MIN_PASSWORD_LENGTH) throw new ConfigError(`CONSOLE_ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`);
   return raw;
@@ -157,8 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
   const externalRootsConfigured = rawRoots !== undefined && rawRoots.trim() !== "";
   const leaseMs = positiveInt(env, "CALL_LEASE_MS", 15_000);
   if (leaseMs < 300) throw new ConfigError(`CALL_LEASE_MS=${leaseMs} must be at least 300`);
+  const skillRoots = externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath];
+  const dataDir = path.resolve("./data");
   return {
-    skillRoots: externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath],
+    skillRoots,
     externalRootsConfigured,
     skillsPath,
     databaseUrl: resolveDatabaseUrl(env.DATABASE_URL),
@@ -174,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
     leaseMs,
     eventFlushMs: positiveInt(env, "CALL_EVENT_FLUSH_MS", 250, 1000),
-    dataDir: path.resolve("./data"),
+    dataDir,
     authSecret: authSecretOf(env),
     adminEmail: env.CONSOLE_ADMIN_EMAIL && env.CONSOLE_ADMIN_EMAIL.trim() !== "" ? env.CONSOLE_ADMIN_EMAIL.trim().toLowerCase() : "admin@console.local",
     adminPassword: adminPasswordOf(env),
@@ -185,6 +272,92 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     approvalTtlSeconds: positiveInt(env, "APPROVAL_TTL_SECONDS", 3600),
     scriptInterpreters: scriptInterpretersOf(env),
     resourceLimitBytes: positiveInt(env, "SKILL_RESOURCE_LIMIT_BYTES", 1024 * 1024),
+    localWorker: booleanSetting(env, "CONSOLE_LOCAL_WORKER", true),
+    sandboxAllowPaths: sandboxSettingsOf(env).allowPaths,
+    bundledSkillsDir: path.resolve("./skills"),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath }),
+    skillFolderLimits: skillFolderLimitsOf(env),
+  };
+}
+
+function skillFolderLimitsOf(env: NodeJS.ProcessEnv): SkillFolderLimits {
+  return {
+    ...DEFAULT_SKILL_FOLDER_LIMITS,
+    maxEntries: positiveInt(env, "SKILL_FOLDER_MAX_FILES", DEFAULT_SKILL_FOLDER_LIMITS.maxEntries),
+    maxBytes: positiveInt(env, "SKILL_FOLDER_MAX_BYTES", DEFAULT_SKILL_FOLDER_LIMITS.maxBytes),
+  };
+}
+
+/** Parses the sandbox settings (SKILL_SANDBOX*, SKILL_*_LIMIT*); throws ConfigError naming the variable. */
+export function sandboxSettingsOf(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
+  const rawMode = (env.SKILL_SANDBOX ?? "").trim().toLowerCase() || "auto";
+  if (rawMode !== "auto" && rawMode !== "bwrap" && rawMode !== "none") throw new ConfigError(`SKILL_SANDBOX=${JSON.stringify(env.SKILL_SANDBOX)} must be auto, bwrap or none`);
+  let allowPaths: string[] | null;
+  try {
+    allowPaths = env.SKILL_SANDBOX_ALLOW_PATHS === undefined ? null : parseSandboxAllowPaths(env.SKILL_SANDBOX_ALLOW_PATHS);
+  } catch (error) {
+    throw new ConfigError(`SKILL_SANDBOX_ALLOW_PATHS: ${(error as Error).message}`);
+  }
+  const rawUid = env.SKILL_SANDBOX_UID?.trim();
+  const uid = rawUid === undefined || rawUid === "" ? 65534 : Number(rawUid);
+  if (!Number.isInteger(uid) || uid < 0 || uid > 4294967294) throw new ConfigError(`SKILL_SANDBOX_UID=${JSON.stringify(rawUid)} must be a uid`);
+  const rawCpu = env.SKILL_CPU_LIMIT?.trim();
+  const cpu = rawCpu === undefined || rawCpu === "" ? null : Number(rawCpu);
+  if (cpu !== null && !(Number.isFinite(cpu) && cpu > 0 && cpu <= 1024)) throw new ConfigError(`SKILL_CPU_LIMIT=${JSON.stringify(rawCpu)} must be a number of cores above 0`);
+  return {
+    mode: rawMode,
+    uid,
+    allowPaths,
+    memoryLimitMb: positiveInt(env, "SKILL_MEMORY_LIMIT_MB", 1024, 1024 * 1024),
+    pidsLimit: positiveInt(env, "SKILL_PIDS_LIMIT", 256, 4_194_304),
+    cpuLimit: cpu,
+  };
+}
+
+function labelsOf(raw: string | undefined): string[] {
+  const labels = (raw ?? "").split(",").map((label) => label.trim()).filter((label) => label !== "");
+  for (const label of labels) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/.test(label)) throw new ConfigError(`WORKER_LABELS: ${JSON.stringify(label)} must be 1–64 letters, digits, '.', '_', ':' or '-'`);
+  }
+  return [...new Set(labels)];
+}
+
+/**
+ * Parses a worker's settings from an environment object (default: process.env). Reads no database
+ * setting and creates nothing (a worker on another host has no ./data of the console's). `consoleUrl`
+ * may be given by the process that starts the worker (the console's own local worker). Throws
+ * ConfigError naming the variable.
+ */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { consoleUrl?: string } = {}): WorkerConfig {
+  const consoleUrl = (given.consoleUrl ?? env.CONSOLE_URL ?? "").trim().replace(/\/+$/, "");
+  if (consoleUrl === "") throw new ConfigError("CONSOLE_URL must name the console, e.g. http://127.0.0.1:3000");
+  if (!/^https?:\/\/[^/]+$/.test(consoleUrl)) throw new ConfigError(`CONSOLE_URL=${JSON.stringify(consoleUrl)} must be an http(s) URL without a path`);
+  const skillsPath = path.resolve(env.SKILLS_PATH && env.SKILLS_PATH.trim() !== "" ? env.SKILLS_PATH : "./skills");
+  const rawRoots = env.ONGRID_SKILLS_EXTERNAL_DIRS;
+  const skillRoots = rawRoots !== undefined && rawRoots.trim() !== "" ? splitRoots(rawRoots) : [skillsPath];
+  const stateDir = path.resolve(env.WORKER_STATE_DIR && env.WORKER_STATE_DIR.trim() !== "" ? env.WORKER_STATE_DIR : "./data/worker");
+  const name = (env.WORKER_NAME ?? "").trim() || os.hostname();
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/.test(name)) throw new ConfigError(`WORKER_NAME=${JSON.stringify(name)} must be 1–100 letters, digits, '.', '_', ':' or '-'`);
+  const concurrencyFallback = positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8, 1024);
+  return {
+    consoleUrl,
+    name,
+    labels: labelsOf(env.WORKER_LABELS),
+    concurrency: positiveInt(env, "WORKER_CONCURRENCY", concurrencyFallback, 1024),
+    stateDir,
+    skillRoots,
+    skillsPath,
+    defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
+    killGraceMs: positiveInt(env, "SKILL_KILL_GRACE_MS", 2000),
+    exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
+    stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
+    stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
+    stderrLineLimit: positiveInt(env, "SKILL_STDERR_LINE_LIMIT", 250_000),
+    scriptInterpreters: scriptInterpretersOf(env),
+    skillFolderLimits: skillFolderLimitsOf(env),
+    sandbox: sandboxSettingsOf(env),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir: path.resolve("./data"), skillRoots, skillsPath }).concat(stateDir).sort(),
+    bundledSkillsDir: path.resolve("./skills"),
   };
 }
 
@@ -206,7 +379,7 @@ export function resetConfigForTests(): void {
  * (DESIGN.md: a skill gets the names it allows, never the console's secrets). DATABASE_URL is one: a
  * PostgreSQL URL carries the database password.
  */
-export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL"]);
+export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL", "WORKER_TOKEN"]);
 
 /**
  * The value of one variable of the console's own environment, for the executor's `env_allow`

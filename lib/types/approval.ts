@@ -1,4 +1,5 @@
 import type { Call } from "./call";
+import type { SkillSandbox } from "./skill";
 
 /** Statuses of a dual-sign approval (DESIGN.md "Approval"). Only `pending` changes, by compare-and-set. */
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "void"] as const;
@@ -14,9 +15,10 @@ export interface ApprovalSignatureInfo {
 
 /**
  * The dual-sign request of one dangerous call (DESIGN.md "Approval"; issue 4 point 5). `digest` is the
- * SHA-256 (hex) of `digestInput` — the canonical JSON of the skill name, canonical args, the manifest's
- * and the entry file's SHA-256, env_allow and timeout — frozen at request time. `signatures` lists the
- * signatures that still count (signers who are still approvers). Times are ISO-8601.
+ * SHA-256 (hex) of `digestInput` — the canonical JSON of the skill name, the skill's digest (its whole
+ * folder, manifest, env_allow, timeout and sandbox declaration) and the canonical args — frozen at
+ * request time. `signatures` lists the signatures that still count (signers who are still
+ * approvers). Times are ISO-8601.
  */
 export interface Approval {
   id: string;
@@ -36,4 +38,8 @@ export interface Approval {
   call: Call;
   /** The skill's class at request time. */
   skillClass: string;
+  /** What the approved call may reach beyond its folder when sandboxed (DESIGN.md: shown on every approval); null for older approvals. */
+  sandbox: SkillSandbox | null;
+  /** How many files of the skill's folder the digest covers; null for older approvals. */
+  skillFiles: number | null;
 }

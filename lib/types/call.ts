@@ -66,6 +66,24 @@ export interface Call {
   confirmedBy: string | null;
   /** SHA-256 (hex) of what the call runs (see Approval.digest); null for calls older than issue 4. */
   digest: string | null;
+  /** The digest of the skill the call is bound to: only a worker holding this copy may run it. */
+  skillDigest: string | null;
+  /** The worker name or label the call asked for; null = any eligible worker. */
+  target: string | null;
+  /** The name of the worker that claimed the call; null until one did. */
+  worker: string | null;
+  /** How the call was sandboxed, once a worker ran it; null before. */
+  sandbox: CallSandbox | null;
+}
+
+/** How one call was sandboxed on its worker (DESIGN.md "Workers and the sandbox"). */
+export interface CallSandbox {
+  /** `bwrap`, or `none` when it ran unsandboxed. */
+  mode: "bwrap" | "none";
+  /** Set when the call ran with less isolation than DESIGN asks (SKILL_SANDBOX=none, no bwrap, limits not enforced). */
+  warning: string | null;
+  /** Which limits were enforced and how, e.g. `memory 1024 MiB (cgroup-v1)`. */
+  limits: string[];
 }
 
 /** A call with its whole timeline (`GET /api/v1/calls/{id}`). */

@@ -11,6 +11,21 @@ export type SkillKind = "subprocess" | "native";
 export type JsonSchema = Record<string, unknown>;
 
 /**
+ * What a skill may reach beyond its own folder when it runs in the sandbox (DESIGN.md "Workers and the
+ * sandbox": `sandbox` in skill.json or the SKILL.md frontmatter; part of the skill's digest, shown on the
+ * skill page and every approval). Paths are absolute and bound at the same place; lists are sorted.
+ */
+export interface SkillSandbox {
+  read: string[];
+  write: string[];
+  /** Default true; false leaves only the loopback interface. */
+  network: boolean;
+  devices: string[];
+  /** See and signal the host's processes (no pid namespace). */
+  hostPids: boolean;
+}
+
+/**
  * A skill as served by `GET /api/v1/skills` (DESIGN.md "Skill" shape).
  * `timeoutSeconds` is the effective timeout (30 when the manifest says 0 or nothing).
  */
@@ -27,6 +42,8 @@ export interface Skill {
   available: boolean;
   unavailableReason: string | null;
   warnings: string[];
+  /** What the skill declares it needs beyond its folder when sandboxed. */
+  sandbox: SkillSandbox;
   /** Native only: the frontmatter's `when_to_use` (level 1, searched with name and description). */
   whenToUse?: string | null;
   /** Native only: the `tools[]` the frontmatter declares. */

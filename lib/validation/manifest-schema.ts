@@ -30,6 +30,8 @@ export const MANIFEST_SCHEMA = {
     timeout_seconds: { type: "integer", minimum: 0, maximum: MAX_TIMEOUT_SECONDS },
     class: { type: "string", enum: [...SKILL_CLASSES] },
     category: { type: "string", minLength: 1, pattern: NOT_BLANK },
+    // Checked further by parseSandboxDeclaration (paths, keys), which also canonicalises it.
+    sandbox: { type: "object" },
   },
 } as const satisfies JsonSchema;
 
@@ -46,6 +48,8 @@ export interface SkillManifest {
   timeout_seconds?: number;
   class?: SkillClass;
   category?: string;
+  /** As written; the loader parses it with parseSandboxDeclaration. */
+  sandbox?: Record<string, unknown>;
 }
 
 /** Result of checking a parsed `skill.json`: the manifest and its warnings, or one readable message. */

@@ -67,8 +67,12 @@ describe("dual-sign approvals", () => {
       reason: null,
       skillClass: "dangerous",
       call: { id: call.id, skill: "wiper", persona: "dual", args: { disk: "/dev/sdz" }, status: "awaiting_approval" },
-      digestInput: { skill: "wiper", args: { disk: "/dev/sdz" }, envAllow: ["MARKER_DIR"], timeoutSeconds: 30, manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/), entrySha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      digestInput: { skill: "wiper", args: { disk: "/dev/sdz" }, skillDigest: call.skillDigest },
+      // What the skill may reach when sandboxed, and how many files of its folder the digest covers.
+      sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
+      skillFiles: 2,
     });
+    expect(call.skillDigest).toMatch(/^[0-9a-f]{64}$/);
     const own = await sign(approvalId!, requester.headers);
     expect(own.status).toBe(403);
     expect(await errorOf(own)).toEqual({ code: "forbidden", message: "the requester cannot sign their own call" });
@@ -113,6 +117,7 @@ describe("dual-sign approvals", () => {
       "approval.signed",
       "approval.signed",
       "approval.approved",
+      "call.claimed",
       "call.started",
       "call.finished",
     ]);

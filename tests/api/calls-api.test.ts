@@ -132,7 +132,7 @@ describe("POST /api/v1/skills/{name}/calls", () => {
     const typo = await startCall("touches_marker", { argz: { n: 1 } });
     expect(typo.status).toBe(400);
     expect(await typo.json()).toEqual({
-      error: { code: "bad_request", message: 'unknown field "argz"; a call request has args, persona, wait' },
+      error: { code: "bad_request", message: 'unknown field "argz"; a call request has args, persona, wait, target' },
     });
     expect(fs.existsSync(marker("touched"))).toBe(false);
     const array = await startCall("greet", { args: [1] });
@@ -151,10 +151,11 @@ describe("POST /api/v1/skills/{name}/calls", () => {
     expect(stored.call.events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual(["about to fail"]);
   });
 
-  it("gives the child exactly the env_allow names the console has, and the skill folder as working directory", async () => {
+  it("gives the child exactly the env_allow names the worker has, and the call's snapshot of the skill folder as working directory", async () => {
     const { call } = (await (await startCall("env_dump", {})).json()) as { call: Call };
     expect(call.status).toBe("succeeded");
-    expect(call.result).toEqual({ env: `MARKER_DIR=${markerDir} `, cwd: path.join(testConsole.root, "env_dump") });
+    // Unsandboxed (SKILL_SANDBOX=none) the snapshot is run where it is; in the sandbox it is bound at the skill's own path.
+    expect(call.result).toEqual({ env: `MARKER_DIR=${markerDir} `, cwd: path.join(testConsole.dir, "worker-local", "snapshots", call.skillDigest!, "folder") });
   });
 
   it("ends a call past its manifest timeout as timed_out", async () => {

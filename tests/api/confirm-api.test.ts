@@ -52,7 +52,7 @@ describe("the policy decides every call (DESIGN.md table, via personas)", () => 
     const { call } = (await response.json()) as { call: Call };
     expect(call).toMatchObject({ status: "succeeded", persona, requestedBy: operator.email, tokenName: null, confirmedBy: null });
     expect(call.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(await auditActions(call.id)).toEqual(["call.requested", "call.started", "call.finished"]);
+    expect(await auditActions(call.id)).toEqual(["call.requested", "call.claimed", "call.started", "call.finished"]);
   });
 
   it.each([
@@ -112,11 +112,12 @@ describe("confirmation of mutating calls", () => {
     expect(again.status).toBe(409);
     expect(await errorOf(again)).toEqual({ code: "conflict", message: `call ${call.id} is succeeded, not awaiting confirmation` });
     expect(runs("writer")).toBe(1);
-    expect(await auditActions(call.id)).toEqual(["call.requested", "call.confirmed", "call.started", "call.finished"]);
+    expect(await auditActions(call.id)).toEqual(["call.requested", "call.confirmed", "call.claimed", "call.started", "call.finished"]);
     const audit = (await (await invoke(auditRoute.GET, `/api/v1/audit?callId=${call.id}`, { as: viewer.headers })).json()) as { entries: AuditEntry[] };
     expect(audit.entries.map((entry) => [entry.action, entry.actor])).toEqual([
       ["call.finished", "system"],
       ["call.started", "system"],
+      ["call.claimed", "system"],
       ["call.confirmed", operator.email],
       ["call.requested", operator.email],
     ]);

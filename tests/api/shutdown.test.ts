@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { interruptLocalCalls } from "@/lib/server/calls/call-runner";
 import { db } from "@/lib/server/db";
 import { isGroupAlive } from "@/lib/server/executor";
 import type { Call } from "@/lib/types/call";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { testWorkers } from "../helpers/test-worker";
 import { requestCall, waitForStatus } from "./approvals-fixtures";
 
-// A console that stops (SIGTERM: scripts/console-server.mjs runs the shutdown hook) ends its calls
-// `interrupted` itself, with their process groups gone, instead of leaving them `running` for the next
-// console's lease recovery.
+// A worker that stops (SIGTERM, or the console that started it stopping: scripts/console-server.mjs
+// stops its local worker first) ends its calls `interrupted` itself, with their process groups gone,
+// and reports them, instead of leaving them `running` until their lease lapses. A queued call it never
+// claimed stays queued for another worker.
 
 let testConsole: TestConsole;
 
@@ -18,8 +19,8 @@ beforeAll(async () => {
   await reloadTestConsole();
 });
 
-describe("interruptLocalCalls (console shutdown)", () => {
-  it("ends running and queued calls interrupted, terminating the running call's process group", async () => {
+describe("a worker that stops", () => {
+  it("ends its running call interrupted with its process group terminated, and leaves a queued call queued", async () => {
     const running = ((await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call }).call;
     await waitForStatus(running.id, ["running"]);
     const queued = ((await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call }).call;
@@ -28,20 +29,22 @@ describe("interruptLocalCalls (console shutdown)", () => {
       pgid = (await db().call.findUniqueOrThrow({ where: { id: running.id } })).pgid;
       if (pgid === null) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    // Recorded while the child runs (it once stayed null until the call ended: a lazy Prisma query).
+    // Reported by the worker while the child runs.
     expect(pgid).not.toBeNull();
     expect(isGroupAlive(pgid!)).toBe(true);
 
-    await interruptLocalCalls("the console stopped (SIGTERM) while the call ran; its process group was terminated");
+    await Promise.all(testWorkers().map((worker) => worker.stop("the worker stopped (SIGTERM) while the call ran")));
 
     const ran = await db().call.findUniqueOrThrow({ where: { id: running.id }, include: { events: { orderBy: { seq: "asc" } } } });
     expect(ran.status).toBe("interrupted");
-    expect(ran.error).toBe("the console stopped (SIGTERM) while the call ran; its process group was terminated");
-    expect(ran.events.at(-1)?.line).toMatch(/^interrupted: the console stopped \(SIGTERM\) while the call ran; its process group was terminated; process group terminated after \d+ ms$/);
+    expect(ran.error).toBe("the worker stopped (SIGTERM) while the call ran");
+    expect(ran.events.at(-1)?.line).toMatch(/^interrupted: the worker stopped \(SIGTERM\) while the call ran; process group terminated after \d+ ms$/);
     expect(ran.leaseUntil).toBeNull();
     expect(isGroupAlive(pgid!)).toBe(false);
     const waited = await db().call.findUniqueOrThrow({ where: { id: queued.id } });
-    expect(waited.status).toBe("interrupted");
+    expect(waited.status).toBe("queued");
     expect(waited.startedAt).toBeNull();
+    const session = await db().worker.findFirstOrThrow({ where: { name: "local" } });
+    expect(session.stoppedAt).not.toBeNull();
   });
 });

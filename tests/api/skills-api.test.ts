@@ -43,6 +43,7 @@ describe("GET /api/v1/skills", () => {
       available: true,
       unavailableReason: null,
       warnings: [],
+      sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
     });
     expect(JSON.stringify(skills)).not.toContain("run.sh\"");
   });

@@ -1,15 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recoverInterruptedCalls } from "@/lib/server/calls/call-lease";
+import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
 import type { Call } from "@/lib/types/call";
+import { registerProtocolWorker } from "../helpers/protocol-worker";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { startTestWorker, testWorkers, useOwnWorkers } from "../helpers/test-worker";
 import { createPerson, signIn, type TestPerson } from "../helpers/test-people";
 import { approvalOf, createPersonaRow, errorOf, requestCall, requestWaitingCall, sign, waitForStatus } from "../api/approvals-fixtures";
 
 // Every transition is a compare-and-set, so the call runs exactly once after the second signature, however
-// many sign requests race (DESIGN.md "Dual-sign rules"), and a claimed call whose console died is never re-run.
+// many sign requests race (DESIGN.md "Dual-sign rules"), and a claimed call whose worker died is never re-run.
 
 let testConsole: TestConsole;
 let markerDir: string;
@@ -66,34 +68,40 @@ describe("exactly once under concurrent signers", () => {
   });
 });
 
-describe("a claimed call whose console died", () => {
-  it("is marked interrupted by lease recovery and never run, even when its slot frees up later", async () => {
-    fs.rmSync(path.join(markerDir, "release"), { force: true });
-    const blocker = (await (await requestCall("blocker", { args: {}, wait: false })).json()) as { call: Call };
-    await waitForStatus(blocker.call.id, ["running"]);
+describe("a claimed call whose worker died", () => {
+  it("is ended interrupted once its lease lapses and never run, by that worker or any other", async () => {
+    await Promise.all(testWorkers().map((worker) => worker.stop()));
+    useOwnWorkers();
     const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers, { round: 99 });
     expect((await sign(approvalId!, approvers[0]!.headers)).status).toBe(200);
     expect(await approvalOf(await sign(approvalId!, approvers[1]!.headers))).toMatchObject({ status: "approved" });
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("queued");
 
-    // The claimed call now belongs to a console that stopped renewing its lease (as after a crash).
-    await db().call.update({ where: { id: call.id }, data: { ownerId: "a-console-that-died", leaseUntil: new Date(Date.now() - 1000) } });
-    const recovered = await recoverInterruptedCalls();
-    expect(recovered.map((entry) => entry.id)).toEqual([call.id]);
-    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "interrupted", error: "the console running this call stopped before it ended" });
+    // A worker holding the approved digest claims it, then dies (it never reports nor renews).
+    const stored = await db().call.findUniqueOrThrow({ where: { id: call.id } });
+    const doomed = await registerProtocolWorker("doomed", [{ name: "wiper", digest: stored.skillDigest, available: true, reason: null }]);
+    const claim = await doomed.client.claim(doomed.session.id, 1, doomed.session.pollMs, AbortSignal.timeout(10_000));
+    expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
+    await db().call.update({ where: { id: call.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+    const ended = await interruptLapsedCalls();
+    expect(ended.map((row) => row.id)).toEqual([call.id]);
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "interrupted", error: "the worker doomed stopped renewing its lease (it stopped, was killed or lost the console)" });
 
+    // A healthy worker comes up and runs new calls, never this one.
+    await startTestWorker({ WORKER_NAME: "healthy" });
+    const blocker = (await (await requestCall("blocker", { args: {}, wait: false })).json()) as { call: Call };
     fs.writeFileSync(path.join(markerDir, "release"), "");
     expect(await waitForStatus(blocker.call.id, ["succeeded"])).toBe("succeeded");
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(runLines().filter((line) => line === JSON.stringify({ round: 99 }))).toHaveLength(0);
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("interrupted");
+    expect(await db().auditEvent.count({ where: { callId: call.id, action: "call.claimed" } })).toBe(1);
     expect(await db().auditEvent.count({ where: { callId: call.id, action: "call.started" } })).toBe(0);
-    expect(await db().auditEvent.findMany({ where: { callId: call.id, action: "call.interrupted" }, select: { actor: true, details: true } })).toEqual([
-      { actor: "system", details: JSON.stringify({ group: "none", previousStatus: "queued" }) },
-    ]);
+    expect(await db().auditEvent.findMany({ where: { callId: call.id, action: "call.interrupted" }, select: { actor: true } })).toEqual([{ actor: "system" }]);
+    // The dead worker's late report is refused: the call is no longer its own.
+    await expect(doomed.client.finish(doomed.session.id, call.id, { status: "succeeded", exitCode: 0, result: "{}", error: null, durationMs: 1, stderrTruncated: false, events: [] })).rejects.toMatchObject({ status: 409 });
     const again = await sign(approvalId!, approvers[2]!.headers);
     expect(again.status).toBe(409);
     expect(await errorOf(again)).toEqual({ code: "conflict", message: `approval ${approvalId} is approved, not pending` });
-    expect(await recoverInterruptedCalls()).toEqual([]);
+    expect(await interruptLapsedCalls()).toEqual([]);
   });
 });

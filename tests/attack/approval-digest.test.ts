@@ -50,7 +50,7 @@ describe("the approval digest", () => {
       expect(response.status).toBe(409);
       const error = await errorOf(response);
       expect(error.code).toBe("conflict");
-      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: the entry file changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
+      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: run.sh changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
       const reason = error.message.replace(`approval ${approvalId} is void: `, "");
       expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: "void", reason, decidedBy: "system" });
       expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "expired", error: `approval void: ${reason}` });
@@ -72,7 +72,7 @@ describe("the approval digest", () => {
     try {
       const response = await sign(approvalId!, approverA.headers);
       expect(response.status).toBe(409);
-      expect((await errorOf(response)).message).toMatch(/is void: the manifest \(skill\.json\) changed since the call was requested/);
+      expect((await errorOf(response)).message).toMatch(/is void: skill\.json changed since the call was requested/);
       expect(runs()).toBe(0);
     } finally {
       writeWiper();
@@ -94,7 +94,7 @@ describe("the approval digest", () => {
       fs.writeFileSync(path.join(markerDir, "release"), "");
       expect(await waitForStatus(call.id, ["expired", "succeeded", "failed"])).toBe("expired");
       const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
-      expect(row.error).toMatch(/^the entry file changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
+      expect(row.error).toMatch(/^run\.sh changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
       expect(row.startedAt).toBeNull();
       expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: "void", reason: row.error });
       expect(runs()).toBe(0);

@@ -104,8 +104,9 @@ describe("two console processes sharing one database file", () => {
     expect(await db().auditEvent.count({ where: { callId: call.id, action: "call.started" } })).toBe(1);
     expect(await db().auditEvent.count({ where: { callId: call.id, action: "approval.signed" } })).toBe(2);
     expect(await db().approvalSignature.count({ where: { approvalId: approvalId! } })).toBe(2);
-    // Which console ran it is recorded with the start; either may win, but only one did.
+    // Which worker ran it is recorded with the start: one claim, one start.
+    expect(await db().auditEvent.count({ where: { callId: call.id, action: "call.claimed" } })).toBe(1);
     const started = await db().auditEvent.findFirstOrThrow({ where: { callId: call.id, action: "call.started" } });
-    expect(JSON.parse(started.details)).toEqual({ console: expect.any(String) });
+    expect(JSON.parse(started.details)).toMatchObject({ worker: expect.any(String), workerId: expect.any(String), pid: expect.any(Number) });
   });
 });

@@ -1,8 +1,8 @@
 /**
- * What may change between the moment a call is accepted and the moment its process is spawned: the
+ * What may change between the moment a skill is loaded and the moment a call of it is planned: the
  * entry file or its folder on disk (a hostile skill author swapping in a symlink after the loader
  * checked it), or the registry itself (a reload that changes the skill's class while the call waits for
- * a slot). And a queued call must be cancellable while it waits (DESIGN.md "Subprocess skills", policy).
+ * a worker). And a queued call must be cancellable while it waits (DESIGN.md "Subprocess skills", policy).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -10,10 +10,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
 import * as cancelRoute from "@/app/api/v1/calls/[id]/cancel/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
+import { db } from "@/lib/server/db";
 import { reloadRegistry } from "@/lib/server/skills/registry";
 import type { Call } from "@/lib/types/call";
 import { invoke } from "../helpers/route-client";
-import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
 let testConsole: TestConsole;
 let markers: string;
@@ -74,40 +75,45 @@ beforeAll(async () => {
   await reloadRegistry();
 });
 
-describe("the entry is checked again just before it is spawned", () => {
-  it("refuses to run an entry replaced by a symlink leading outside the root after the loader checked it", async () => {
+describe("the skill's folder is read again for every call", () => {
+  it("refuses a call of a skill whose entry was replaced by a symlink leading outside the root, storing nothing", async () => {
     const entry = path.join(testConsole.root, "swap_file", "run.sh");
     fs.rmSync(entry);
     fs.symlinkSync(path.join(outside, "run.sh"), entry);
-    const { call } = await start("swap_file", {});
-    expect(call.status).toBe("failed");
-    expect(call.error).toMatch(/escapes allowlist root/);
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/swap_file/calls", { body: {}, params: { name: "swap_file" } });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: { code: "conflict", message: `swap_file cannot run this call: run.sh in ${path.join(fs.realpathSync(testConsole.root), "swap_file")} is a link out of the skill's folder (to ${path.join(outside, "run.sh")}): a call cannot be bound to what it names` },
+    });
+    expect(await db().call.count({ where: { skill: "swap_file" } })).toBe(0);
     expect(fs.existsSync(path.join(markers, "outside-ran"))).toBe(false);
   });
 
-  it("refuses to run when the skill's folder was replaced by a symlink leading outside the root", async () => {
+  it("refuses a call of a skill whose folder was replaced by a symlink leading outside the root, storing nothing", async () => {
     const folder = path.join(testConsole.root, "swap_dir");
     fs.renameSync(folder, path.join(testConsole.dir, "swap_dir-moved"));
     fs.symlinkSync(outside, folder);
-    const { call } = await start("swap_dir", {});
-    expect(call.status).toBe("failed");
-    expect(call.error).toMatch(/escapes allowlist root/);
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/swap_dir/calls", { body: {}, params: { name: "swap_dir" } });
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      `swap_dir cannot run this call: the skill folder ${path.join(fs.realpathSync(testConsole.root), "swap_dir")} is no longer a folder (a link or a file was put in its place)`,
+    );
+    expect(await db().call.count({ where: { skill: "swap_dir" } })).toBe(0);
     expect(fs.existsSync(path.join(markers, "outside-ran"))).toBe(false);
   });
 });
 
 describe("a queued call runs only the skill it was authorised for", () => {
-  it("does not run a call whose skill became dangerous through a reload while it waited for a slot", async () => {
+  it("does not run a call whose skill became dangerous through a reload while it waited for a worker", async () => {
     const slot = await occupySlot("one");
     const { call } = await start("flip", { wait: false });
     expect(call.status).toBe("queued");
     const manifest = path.join(testConsole.root, "flip", "skill.json");
     fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, "utf8")), class: "dangerous" }));
-    await reloadRegistry();
-    await slot.release();
+    await reloadTestConsole();
     const ended = await waitForStatus(call.id, ["succeeded", "failed", "cancelled", "denied", "expired"]);
-    expect(ended.status).toBe("failed");
-    expect(ended.error).toMatch(/changed/);
+    expect(ended).toMatchObject({ status: "failed", error: "skill flip changed (loader reload) while the call was queued; it was not started, start it again", startedAt: null });
+    await slot.release();
     expect(fs.existsSync(path.join(markers, "flip-ran"))).toBe(false);
   });
 });

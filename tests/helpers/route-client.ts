@@ -20,7 +20,7 @@ function testAdminHeaders(): Promise<Record<string, string>> {
  * and query, `params` the dynamic segments, `body` is sent as JSON (a string is sent verbatim).
  * `as` says who sends it: by default the test console's admin (a same-origin browser session),
  * "anonymous" for no credentials, or a header set (e.g. a TestPerson's headers, or a bearer token).
- * `headers` are added last.
+ * `headers` are added last. The test console's default worker is started first when it has none.
  */
 export async function invoke(
   handler: unknown,
@@ -35,6 +35,7 @@ export async function invoke(
   } = {},
 ): Promise<Response> {
   const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  await import("./test-worker").then(({ ensureDefaultTestWorker }) => ensureDefaultTestWorker());
   const as = options.as ?? "admin";
   const identityHeaders = as === "anonymous" ? {} : as === "admin" ? await testAdminHeaders() : as;
   const request = new Request(`http://127.0.0.1${path}`, {

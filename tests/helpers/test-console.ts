@@ -4,9 +4,11 @@ import path from "node:path";
 import { inject } from "vitest";
 import { closeDbForTests } from "@/lib/server/db";
 import { resetConfigForTests } from "@/lib/server/env";
+import { failStaleQueuedCalls } from "@/lib/server/requests/fail-stale-queued-calls";
 import { reloadRegistry, resetRegistryForTests } from "@/lib/server/skills/registry";
 import { forgetTestAdminSession } from "./route-client";
 import { TEST_ADMIN } from "./test-people";
+import { stopTestWorkers, testWorkers } from "./test-worker";
 
 /** A console set up for one test file: its temp folder, database file, allow-list root and native skills path. */
 export interface TestConsole {
@@ -22,11 +24,15 @@ const STARTUP_KEY = Symbol.for("skill-console.startup");
 /**
  * Points this test file's console at a fresh copy of the migrated template database and at a new
  * allow-list root folder (empty unless the test writes skills into it), with short limits that keep the
- * suite fast. `env` overrides or adds settings. Call in beforeAll, and `reloadTestConsole()` after
- * writing skills.
+ * suite fast, unsandboxed (SKILL_SANDBOX=none) unless `env` says otherwise. `env` overrides or adds
+ * settings. The console's default worker starts on the first request (tests/helpers/test-worker.ts).
+ * Call in beforeAll, and `reloadTestConsole()` after writing skills.
  */
 export async function setUpTestConsole(env: Record<string, string> = {}): Promise<TestConsole> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skill-console-test-"));
+  // Passable by the sandbox's uid (the worker's snapshots live under it), listable by nobody else.
+  fs.chmodSync(dir, 0o711);
+  await stopTestWorkers(dir);
   const databaseFile = path.join(dir, "console.db");
   fs.copyFileSync(inject("templateDatabase"), databaseFile);
   const root = path.join(dir, "skills");
@@ -43,6 +49,8 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
     CONSOLE_AUTH_SECRET: "test-secret-of-the-skill-console-suite-0123456789",
     CONSOLE_ADMIN_EMAIL: TEST_ADMIN.email,
     CONSOLE_ADMIN_PASSWORD: TEST_ADMIN.password,
+    // Test skills write markers into the test's folders; the sandbox's own tests turn it on.
+    SKILL_SANDBOX: "none",
     ...env,
   });
   await closeDbForTests();
@@ -95,8 +103,13 @@ export function writeSkill(root: string, folder: string, manifest: Record<string
 
 /**
  * Rescans this console's skills after a test wrote or changed them (skills written before the first
- * request are picked up by the first scan anyway). Returns the loader report.
+ * request are picked up by the first scan anyway) the way `POST /api/v1/loader/reload` does: queued
+ * calls of changed skills fail, and its workers rescan and report theirs.
+ * Returns the loader report.
  */
-export function reloadTestConsole(): ReturnType<typeof reloadRegistry> {
-  return reloadRegistry();
+export async function reloadTestConsole(): ReturnType<typeof reloadRegistry> {
+  const report = await reloadRegistry();
+  await failStaleQueuedCalls();
+  await Promise.all(testWorkers().map((worker) => worker.rescan()));
+  return report;
 }

@@ -143,6 +143,7 @@ describe("subprocess loader: parsing skill.json (seed 000 \"Esquema del manifies
         available: true,
         unavailableReason: null,
         warnings: [],
+        sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
         entryPath: path.join(root, "m", "run.sh"),
         workingDirectory: path.join(root, "m"),
       },

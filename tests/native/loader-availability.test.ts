@@ -183,7 +183,7 @@ describe("layout, duplicates and the merged report", () => {
     writeSkill(subprocessRoot, "a-disk", { name: "disk_usage" }, 'echo "{}"');
     writeNativeSkill(root, "system", "disk_usage", { frontmatter: "name: disk_usage\ndescription: native twin" });
     writeNativeSkill(root, "system", "health-check");
-    const { skills, report } = await scanSkills({ skillRoots: [subprocessRoot], skillsPath: root, defaultTimeoutSeconds: 30 }, () => undefined);
+    const { skills, report } = await scanSkills({ skillRoots: [subprocessRoot], skillsPath: root, defaultTimeoutSeconds: 30, sandboxAllowPaths: [], sandboxHiddenPaths: [], bundledSkillsDir: "/nonexistent" }, () => undefined);
     expect(skills.map((skill) => [skill.kind, skill.name])).toEqual([
       ["subprocess", "disk_usage"],
       ["native", "health-check"],

@@ -86,9 +86,9 @@ describe("running a native skill's script", () => {
     expect(rest).toEqual({ NATIVE_TEST_VISIBLE: "visible-value", PATH: "/usr/local/bin:/usr/bin:/bin" });
   });
 
-  it("runs in the skill's folder", async () => {
+  it("runs in the call's snapshot of the skill's folder (bound at the skill's own path in the sandbox)", async () => {
     const { call } = (await (await runScript("echoer", "cwd.sh")).json()) as { call: Call };
-    expect(call.result).toEqual({ stdout: `${fs.realpathSync(path.join(testConsole.nativeRoot, "tools", "echoer"))}\n` });
+    expect(call.result).toEqual({ stdout: `${path.join(testConsole.dir, "worker-local", "snapshots", call.skillDigest!, "folder")}\n` });
   });
 
   it("keeps stdout of a script that exits non-zero and fails the call with the exit code", async () => {
@@ -132,7 +132,9 @@ describe("running a native skill's script", () => {
     try {
       const response = await runScript("linker", "ok.sh");
       expect(response.status).toBe(409);
-      expect((await errorOf(response)).message).toBe(`linker cannot run this call: script ok.sh escapes the skill's scripts/ folder (it resolves to ${outside})`);
+      expect((await errorOf(response)).message).toBe(
+        `linker cannot run this call: scripts/escape.sh in ${fs.realpathSync(path.join(testConsole.nativeRoot, "tools", "linker"))} is a link out of the skill's folder (to ${outside}): a call cannot be bound to what it names`,
+      );
     } finally {
       fs.rmSync(path.join(dir, "ok.sh"));
       fs.renameSync(path.join(dir, "ok.sh.bak"), path.join(dir, "ok.sh"));
@@ -161,12 +163,12 @@ describe("class and policy of native scripts", () => {
     const { call } = (await response.json()) as { call: Call };
     expect(call.status).toBe("awaiting_approval");
     const approval = await db().approval.findUniqueOrThrow({ where: { callId: call.id } });
-    expect(JSON.parse(approval.digestInput)).toMatchObject({ skill: "wipe-native", args: { script: "wipe.sh", args: [] }, interpreter: "/usr/bin/sh" });
+    expect(JSON.parse(approval.digestInput)).toEqual({ skill: "wipe-native", args: { script: "wipe.sh", args: [] }, skillDigest: call.skillDigest });
     fs.appendFileSync(path.join(testConsole.nativeRoot, "ops", "wipe-native", "scripts", "wipe.sh"), "echo more\n");
     const approver = await createPerson("approver");
     const signed = await sign(approval.id, approver.headers);
     expect(signed.status).toBe(409);
-    expect((await errorOf(signed)).message).toMatch(/^approval .+ is void: the script and the scripts\/ folder changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
+    expect((await errorOf(signed)).message).toMatch(/^approval .+ is void: scripts\/wipe\.sh changed since the call was requested \(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\)$/);
   });
 
   it("applies the persona's categories to native calls (403), not to subprocess skills", async () => {

@@ -8,8 +8,10 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyValue } from "@/components/ui/empty-value";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { SkillWorkersCard } from "@/components/workers/skill-workers-card";
 import type { NativeToolDeclaration, Skill } from "@/lib/types/skill";
 import { CategoryLink } from "../category-link";
+import { SkillSandboxCard } from "../sandbox-summary";
 import { SkillClassBadge } from "../skill-class-badge";
 
 /** Frontmatter keys the page shows elsewhere (header, details, tools table), left out of the key/value list. */
@@ -32,8 +34,22 @@ export function NativeClass({ skill }: { skill: Skill }) {
   );
 }
 
-/** The details card of a native skill: category, class, kind, availability, when_to_use, timeout and SKILL.md path. */
+/**
+ * The details card of a native skill (category, class, kind, availability, when_to_use, timeout and
+ * SKILL.md path), followed by its Sandbox card and the Workers card of who holds it with which digest
+ * (DESIGN.md "Workers and the sandbox": both shown on the skill page), as siblings in the side column.
+ */
 export function NativeSkillFacts({ skill }: { skill: Skill }) {
+  return (
+    <>
+      <NativeSkillDetails skill={skill} />
+      <SkillSandboxCard sandbox={skill.sandbox} />
+      <SkillWorkersCard skill={skill.name} />
+    </>
+  );
+}
+
+function NativeSkillDetails({ skill }: { skill: Skill }) {
   return (
     <Card aria-labelledby="skill-facts-title">
       <CardHeader title="Details" titleId="skill-facts-title" />

@@ -1,19 +1,18 @@
 import type { Call } from "@/lib/types/call";
 import type { Identity } from "@/lib/types/identity";
-import { recordAudit } from "../audit/audit-trail";
+import { announceQueued, releaseQueueRoom, reserveQueueRoom } from "../calls/call-queue";
 import { toCall } from "../calls/call-record";
-import { nextLeaseUntil } from "../calls/call-lease";
-import { reserveQueueRoom, runCall, waitForCall } from "../calls/call-runner";
-import { consoleInstanceId } from "../calls/console-instance";
+import { transitionCall } from "../calls/call-transitions";
+import { waitForCallEnd } from "../calls/wait-for-call";
 import { db } from "../db";
+import { config } from "../env";
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
+import { digestMismatch } from "../skills/plan-on-console";
 import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
-import { digestMismatch } from "./call-digest";
 import { expireConfirmation } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
-import { TRANSACTION_OPTIONS } from "./transaction-options";
 
 /**
  * Checks the optional body of `POST /api/v1/calls/{id}/confirm`: empty, or `{"wait": false}` to answer
@@ -31,13 +30,14 @@ export function parseConfirmRequest(body: unknown): boolean {
 /**
  * Confirms a mutating call (`POST /api/v1/calls/{id}/confirm`, operator and above, a person — the
  * requester themself included; DESIGN.md policy table "run after one person confirms"). A call left
- * awaiting past APPROVAL_TTL_SECONDS is expired here; the call's digest is recomputed and a mismatch
- * ends it `expired` with the reason. Then one transaction compare-and-sets `awaiting_confirmation` →
- * `queued` (owned by this console, `confirmedBy` set) with a `call.confirmed` audit entry, and only the
- * winner runs it. Returns `{call, finished}` like createCall. Throws `not_found`, `forbidden` (a token),
- * `conflict` (409: not awaiting confirmation, expired, changed), `unavailable` (queue full).
+ * awaiting past APPROVAL_TTL_SECONDS is expired here; the call's digest is recomputed from the
+ * console's copy and a mismatch ends it `expired` with the reason. Then one compare-and-set
+ * `awaiting_confirmation` → `queued` (`confirmedBy` set) with a `call.confirmed` audit entry; only the
+ * winner queues it for a worker. With `wait`, resolves once a worker ended it (or `signal` aborts).
+ * Returns `{call, finished}` like requestCall. Throws `not_found`, `forbidden` (a token), `conflict`
+ * (409: not awaiting confirmation, expired, changed), `unavailable` (queue full).
  */
-export async function confirmCall(callId: string, identity: Identity, wait: boolean): Promise<{ call: Call; finished: boolean }> {
+export async function confirmCall(callId: string, identity: Identity, wait: boolean, signal?: AbortSignal): Promise<{ call: Call; finished: boolean }> {
   requirePerson(identity, "confirm calls");
   let row = await db().call.findUnique({ where: { id: callId } });
   if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(callId)}`);
@@ -47,11 +47,11 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
   if (row.status !== "awaiting_confirmation") {
     throw new AppError("conflict", `call ${callId} is ${row.status}, not awaiting confirmation${row.error ? ` (${row.error})` : ""}`);
   }
-  const skill = (await getRegistry()).get(row.skill) ?? null;
-  const mismatch = row.digest === null ? null : digestMismatch(skill, row.args, { digest: row.digest });
+  const skill = (await getRegistry()).get(row.skill);
+  const mismatch = await digestMismatch(skill, row);
   if (mismatch || !skill) {
     const reason = mismatch ?? "the skill is no longer registered";
-    await expireChangedCall(callId, identity.email, reason);
+    await transitionCall({ callId, from: "awaiting_confirmation", to: "expired", changes: { error: reason, endedAt: new Date() }, audit: { action: "call.expired", actor: "system", details: { reason, noticedBy: identity.email } } });
     throw new AppError("conflict", `call ${callId} can no longer be confirmed: ${reason}`);
   }
   const policyRefusal = await currentPolicyRefusal(row, skill);
@@ -60,37 +60,24 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
     throw new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`);
   }
 
-  const releaseQueueRoom = reserveQueueRoom(row.args);
-  const confirmed = await db()
-    .$transaction(async (tx) => {
-      const changed = await tx.call.updateMany({
-        where: { id: callId, status: "awaiting_confirmation" },
-        data: { status: "queued", confirmedBy: identity.email, ownerId: consoleInstanceId(), leaseUntil: nextLeaseUntil() },
-      });
-      if (changed.count !== 1) return false;
-      await recordAudit({ action: "call.confirmed", actor: identity.email, actorId: identity.userId, callId, skill: skill.name, digest: row.digest }, tx);
-      return true;
-    }, TRANSACTION_OPTIONS)
-    .catch((error: unknown) => {
-      releaseQueueRoom();
-      throw error;
-    });
+  reserveQueueRoom(callId, row.args, 8 * config().argsLimitBytes);
+  const confirmed = await transitionCall({
+    callId,
+    from: "awaiting_confirmation",
+    to: "queued",
+    changes: { confirmedBy: identity.email },
+    audit: { action: "call.confirmed", actor: identity.email, actorId: identity.userId },
+  }).catch((error: unknown) => {
+    releaseQueueRoom(callId);
+    throw error;
+  });
   if (!confirmed) {
-    releaseQueueRoom();
+    releaseQueueRoom(callId);
     const current = await db().call.findUniqueOrThrow({ where: { id: callId }, select: { status: true } });
     throw new AppError("conflict", `call ${callId} is ${current.status}, not awaiting confirmation`);
   }
-  runCall(callId, skill, row.args, releaseQueueRoom, row.digest);
-  if (!wait) return { call: toCall(await db().call.findUniqueOrThrow({ where: { id: callId } })), finished: false };
-  const finished = await waitForCall(callId);
-  return { call: finished ?? toCall(await db().call.findUniqueOrThrow({ where: { id: callId } })), finished: true };
-}
-
-async function expireChangedCall(callId: string, actor: string, reason: string): Promise<void> {
-  await db().$transaction(async (tx) => {
-    const changed = await tx.call.updateMany({ where: { id: callId, status: "awaiting_confirmation" }, data: { status: "expired", error: reason, endedAt: new Date() } });
-    if (changed.count !== 1) return;
-    const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { skill: true, digest: true } });
-    await recordAudit({ action: "call.expired", actor: "system", callId, skill: call.skill, digest: call.digest, details: { reason, noticedBy: actor } }, tx);
-  }, TRANSACTION_OPTIONS);
+  announceQueued();
+  if (!wait) return { call: toCall(confirmed), finished: false };
+  const ended = await waitForCallEnd(callId, signal);
+  return ended ? { call: ended, finished: true } : { call: toCall(confirmed), finished: false };
 }

@@ -1,13 +1,14 @@
 import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
+import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
 import { requirePerson } from "./audit-actor";
 import { expireApproval } from "./expire-approvals";
 import { getApproval } from "./read-approvals";
-import { TRANSACTION_OPTIONS } from "./transaction-options";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 
 /** Longest reason a denial may give, in characters. */
 export const MAX_DENY_REASON_LENGTH = 500;
@@ -47,7 +48,7 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
       data: { status: "denied", reason, decidedBy: identity.email, decidedAt: now },
     });
     if (changed.count !== 1) return false;
-    await tx.call.updateMany({ where: { id: row.callId, status: "awaiting_approval" }, data: { status: "denied", error: `denied by ${identity.email}: ${reason}`, endedAt: now } });
+    await transitionCall({ callId: row.callId, from: "awaiting_approval", to: "denied", changes: { error: `denied by ${identity.email}: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.denied", actor: identity.email, actorId: identity.userId, callId: row.callId, approvalId, skill: row.call.skill, digest: row.digest, details: { reason } }, tx);
     return true;
   }, TRANSACTION_OPTIONS);

@@ -1,7 +1,8 @@
 import { recordAudit } from "../audit/audit-trail";
+import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { config } from "../env";
-import { TRANSACTION_OPTIONS } from "./transaction-options";
 
 /**
  * Expires one pending approval past its `expiresAt` (DESIGN.md: a pending approval expires after a
@@ -17,7 +18,7 @@ export async function expireApproval(approvalId: string, now = new Date()): Prom
     });
     if (expired.count !== 1) return false;
     const approval = await tx.approval.findUniqueOrThrow({ where: { id: approvalId }, include: { call: { select: { skill: true } } } });
-    await tx.call.updateMany({ where: { id: approval.callId, status: "awaiting_approval" }, data: { status: "expired", error: `approval expired: ${reason}`, endedAt: now } });
+    await transitionCall({ callId: approval.callId, from: "awaiting_approval", to: "expired", changes: { error: `approval expired: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.expired", actor: "system", callId: approval.callId, approvalId, skill: approval.call.skill, digest: approval.digest, details: { expiresAt: approval.expiresAt.toISOString() } }, tx);
     return true;
   }, TRANSACTION_OPTIONS);
@@ -29,16 +30,15 @@ export async function expireApproval(approvalId: string, now = new Date()): Prom
  */
 export async function expireConfirmation(callId: string, now = new Date()): Promise<boolean> {
   const ttlSeconds = config().approvalTtlSeconds;
-  return db().$transaction(async (tx) => {
-    const expired = await tx.call.updateMany({
-      where: { id: callId, status: "awaiting_confirmation", createdAt: { lte: new Date(now.getTime() - ttlSeconds * 1000) } },
-      data: { status: "expired", error: `not confirmed within ${ttlSeconds} s (APPROVAL_TTL_SECONDS)`, endedAt: now },
-    });
-    if (expired.count !== 1) return false;
-    const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { skill: true, digest: true } });
-    await recordAudit({ action: "call.expired", actor: "system", callId, skill: call.skill, digest: call.digest, details: { awaited: "confirmation" } }, tx);
-    return true;
-  }, TRANSACTION_OPTIONS);
+  const row = await transitionCall({
+    callId,
+    from: "awaiting_confirmation",
+    to: "expired",
+    where: { createdAt: { lte: new Date(now.getTime() - ttlSeconds * 1000) } },
+    changes: { error: `not confirmed within ${ttlSeconds} s (APPROVAL_TTL_SECONDS)`, endedAt: now },
+    audit: { action: "call.expired", actor: "system", callId, details: { awaited: "confirmation" } },
+  });
+  return row !== null;
 }
 
 /**
@@ -58,3 +58,4 @@ export async function expireDueApprovals(now = new Date()): Promise<number> {
   for (const { id } of stale) if (await expireConfirmation(id, now)) count += 1;
   return count;
 }
+

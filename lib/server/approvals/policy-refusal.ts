@@ -1,11 +1,11 @@
 import { isRole, roleAtLeast } from "@/lib/types/identity";
 import { DEFAULT_PERSONA_NAME } from "@/lib/types/persona";
-import { recordAudit } from "../audit/audit-trail";
+import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
 import { decideCall } from "../policy/decide";
 import { findPersona } from "../personas/persona-store";
 import type { RegisteredSkill } from "../skills/registered-skill";
-import { TRANSACTION_OPTIONS } from "./transaction-options";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 
 /**
  * Why the policy in force now denies a waiting call (DESIGN.md "Policy"): the call was allowed by its
@@ -46,20 +46,21 @@ export async function currentPolicyRefusal(
 export async function denyByCurrentPolicy(callId: string, reason: string, noticedBy: string): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const now = new Date();
-    const ended = await tx.call.updateMany({
-      where: { id: callId, status: { in: ["awaiting_confirmation", "awaiting_approval"] } },
-      data: { status: "denied", error: `refused by the current policy: ${reason}`, endedAt: now },
-    });
-    if (ended.count !== 1) return false;
-    const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { skill: true, digest: true } });
     const approval = await tx.approval.findUnique({ where: { callId }, select: { id: true } });
+    const ended = await transitionCall(
+      {
+        callId,
+        from: ["awaiting_confirmation", "awaiting_approval"],
+        to: "denied",
+        changes: { error: `refused by the current policy: ${reason}`, endedAt: now },
+        audit: { action: approval ? "approval.denied" : "call.denied", actor: "system", callId, approvalId: approval?.id ?? null, details: { reason, noticedBy } },
+      },
+      tx,
+    );
+    if (!ended) return false;
     if (approval) {
       await tx.approval.updateMany({ where: { id: approval.id, status: "pending" }, data: { status: "denied", reason: `refused by the current policy: ${reason}`, decidedBy: "system", decidedAt: now } });
     }
-    await recordAudit(
-      { action: approval ? "approval.denied" : "call.denied", actor: "system", callId, approvalId: approval?.id ?? null, skill: call.skill, digest: call.digest, details: { reason, noticedBy } },
-      tx,
-    );
     return true;
   }, TRANSACTION_OPTIONS);
 }

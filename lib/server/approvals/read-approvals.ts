@@ -24,6 +24,7 @@ export function toApproval(row: ApprovalRow): Approval {
   } catch {
     // Shown as empty rather than failing the whole queue.
   }
+  const skillInput = parseSkillInput(row.skillInput);
   return {
     id: row.id,
     callId: row.callId,
@@ -42,7 +43,20 @@ export function toApproval(row: ApprovalRow): Approval {
     call: toCall(row.call),
     // Only dangerous skills need two signatures (DESIGN.md policy table).
     skillClass: "dangerous",
+    sandbox: skillInput?.sandbox ?? null,
+    skillFiles: skillInput?.files ? skillInput.files.filter((file) => Array.isArray(file) && file[1] !== "d").length : null,
   };
+}
+
+/** The parts of an approval's frozen skill digest input it shows; null when absent or unreadable. */
+function parseSkillInput(text: string | null): { sandbox: Approval["sandbox"]; files: unknown[] | null } | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as { sandbox?: Approval["sandbox"]; files?: unknown };
+    return { sandbox: value.sandbox ?? null, files: Array.isArray(value.files) ? value.files : null };
+  } catch {
+    return null;
+  }
 }
 
 /** Largest page of `GET /api/v1/approvals`. */

@@ -1,19 +1,18 @@
 import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
-import { nextLeaseUntil } from "../calls/call-lease";
-import { runCall } from "../calls/call-runner";
-import { consoleInstanceId } from "../calls/console-instance";
+import { announceQueued } from "../calls/call-queue";
+import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
-import { digestMismatch } from "./call-digest";
+import { digestMismatch } from "../skills/plan-on-console";
 import { expireApproval } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
 import { SIGNING_ROLES, signRefusal } from "./signature-rules";
-import { TRANSACTION_OPTIONS } from "./transaction-options";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { voidApproval } from "./void-approval";
 
 type SignOutcome = "not_pending" | "already_signed" | "signed" | "start";
@@ -27,8 +26,9 @@ type SignOutcome = "not_pending" | "already_signed" | "signed" | "start";
  * and other consoles are serialised by the database's write lock) records the signature (unique per
  * approval and person, whatever their sessions) with its `approval.signed` audit entry, counts the
  * signatures whose signers are still approvers, and at `required` moves the approval `pending` →
- * `approved` and the call `awaiting_approval` → `queued` owned by this console. Only the request whose
- * transaction made that move starts the run, so the call runs exactly once. Returns the Approval as it
+ * `approved` and the call `awaiting_approval` → `queued` for a worker holding the approved skill digest
+ * (the call's skillDigest). The compare-and-set makes that move once, and a worker's claim of the
+ * queued call is another, so the call runs exactly once. Returns the Approval as it
  * is now. Throws `not_found`, `forbidden` (403: token, requester) or `conflict` (409: already signed,
  * not pending, expired, void).
  */
@@ -44,8 +44,8 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   const refusal = signRefusal({ approval: row, signer: { userId: identity.userId, via: identity.via }, alreadySigned, now });
   if (refusal) throw new AppError(refusal.code, refusal.message);
 
-  const skill = (await getRegistry()).get(row.call.skill) ?? null;
-  const mismatch = digestMismatch(skill, row.call.args, { digest: row.digest, inputText: row.digestInput });
+  const skill = (await getRegistry()).get(row.call.skill);
+  const mismatch = await digestMismatch(skill, { args: row.call.args, digest: row.digest }, row.skillInput);
   if (mismatch || !skill) {
     const reason = mismatch ?? "the skill is no longer registered";
     await voidApproval(approvalId, reason, "pending");
@@ -68,15 +68,12 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     if (signatures.length < required) return "signed";
     const approved = await tx.approval.updateMany({ where: { id: approvalId, status: "pending" }, data: { status: "approved", decidedBy: identity.email, decidedAt: new Date() } });
     if (approved.count !== 1) return "signed";
-    const queued = await tx.call.updateMany({
-      where: { id: callId, status: "awaiting_approval" },
-      data: { status: "queued", ownerId: consoleInstanceId(), leaseUntil: nextLeaseUntil() },
-    });
+    const queued = await transitionCall({ callId, from: "awaiting_approval", to: "queued", audit: null }, tx);
     await recordAudit(
       { action: "approval.approved", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest, details: { signers: signatures.map((signature) => signature.email) } },
       tx,
     );
-    return queued.count === 1 ? "start" : "signed";
+    return queued ? "start" : "signed";
   }, TRANSACTION_OPTIONS);
 
   if (outcome === "already_signed") throw new AppError("conflict", `you already signed approval ${approvalId}`);
@@ -85,6 +82,6 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     const late = signRefusal({ approval: current, signer: { userId: identity.userId, via: identity.via }, alreadySigned: false, now });
     throw new AppError("conflict", late?.message ?? `approval ${approvalId} is ${current.status}, not pending`);
   }
-  if (outcome === "start") runCall(callId, skill, row.call.args, undefined, digest);
+  if (outcome === "start") announceQueued();
   return getApproval(approvalId);
 }

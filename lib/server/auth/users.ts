@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { config, MIN_PASSWORD_LENGTH } from "../env";
 import { recordAudit } from "../audit/audit-trail";
 import { consoleAuth } from "./better-auth";
-import { TRANSACTION_OPTIONS } from "../approvals/transaction-options";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 
 /** Better Auth's provider id for email + password credentials. */
 const CREDENTIAL_PROVIDER = "credential";

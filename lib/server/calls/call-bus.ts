@@ -8,39 +8,33 @@ export interface CallListener {
 
 interface Channel {
   listeners: Set<CallListener>;
-  /** Events published but not yet written to the database, oldest first. */
-  unflushed: CallEvent[];
 }
 
 const BUS_KEY = Symbol.for("skill-console.call-bus");
 const store = globalThis as unknown as { [BUS_KEY]?: Map<string, Channel> };
 const channels = (store[BUS_KEY] ??= new Map<string, Channel>());
 
+function channelOf(callId: string): Channel {
+  let channel = channels.get(callId);
+  if (!channel) {
+    channel = { listeners: new Set() };
+    channels.set(callId, channel);
+  }
+  return channel;
+}
+
 /**
- * Opens the live channel of a call this process runs. Until it is opened, subscribe() reports the call
- * as not local, and the event stream falls back to reading the database.
+ * Publishes timeline events of a call to its live subscribers (event streams). Called once the events
+ * are stored, so a subscriber that replays the stored timeline and then follows the bus misses nothing
+ * (duplicates are dropped by seq).
  */
-export function openChannel(callId: string): void {
-  if (!channels.has(callId)) channels.set(callId, { listeners: new Set(), unflushed: [] });
-}
-
-/** Publishes one timeline event to live subscribers and keeps it as unflushed until markFlushed(). */
-export function publishEvent(callId: string, event: CallEvent): void {
+export function publishEvents(callId: string, events: readonly CallEvent[]): void {
   const channel = channels.get(callId);
   if (!channel) return;
-  channel.unflushed.push(event);
-  for (const listener of channel.listeners) listener.onEvent(event);
+  for (const event of events) for (const listener of channel.listeners) listener.onEvent(event);
 }
 
-/** Drops unflushed events up to and including `seq` once they are in the database. */
-export function markFlushed(callId: string, seq: number): void {
-  const channel = channels.get(callId);
-  if (!channel) return;
-  const firstKept = channel.unflushed.findIndex((event) => event.seq > seq);
-  channel.unflushed = firstKept === -1 ? [] : channel.unflushed.slice(firstKept);
-}
-
-/** Tells subscribers the call reached its end state (already stored) and closes the channel. */
+/** Tells subscribers the call reached its end state (already stored) and closes its channel. */
 export function publishEnd(callId: string, call: Call): void {
   const channel = channels.get(callId);
   if (!channel) return;
@@ -49,14 +43,48 @@ export function publishEnd(callId: string, call: Call): void {
 }
 
 /**
- * Subscribes to a call run by this process. Returns null when the call has no open channel here
- * (finished, or owned by another console); otherwise the events not yet in the database — taken in the
- * same tick as the subscription, so stored + unflushed + live events cover the timeline without a gap —
- * and an unsubscribe function.
+ * Subscribes to a call's live events and end in this console (the console is the one writer of
+ * every call's timeline: workers report to it). Subscribe before reading the stored timeline and the
+ * call's status, so nothing published meanwhile is lost. Returns the unsubscribe function.
  */
-export function subscribe(callId: string, listener: CallListener): { unflushed: CallEvent[]; unsubscribe: () => void } | null {
-  const channel = channels.get(callId);
-  if (!channel) return null;
+export function subscribe(callId: string, listener: CallListener): () => void {
+  const channel = channelOf(callId);
   channel.listeners.add(listener);
-  return { unflushed: [...channel.unflushed], unsubscribe: () => channel.listeners.delete(listener) };
+  return () => {
+    channel.listeners.delete(listener);
+    if (channel.listeners.size === 0 && channels.get(callId) === channel) channels.delete(callId);
+  };
+}
+
+/**
+ * Resolves with the call once it reaches its end state in this console (`wait: true` requests), or
+ * null when `signal` aborts first (the client left). Subscribe-before-read as `subscribe`: callers
+ * check the stored status after calling this, through `check`, which may end the wait at once.
+ */
+export function waitForEnd(callId: string, signal: AbortSignal | undefined, check: () => Promise<Call | null>): Promise<Call | null> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (call: Call | null) => {
+      if (settled) return;
+      settled = true;
+      unsubscribe();
+      signal?.removeEventListener("abort", onAbort);
+      resolve(call);
+    };
+    const onAbort = () => finish(null);
+    const unsubscribe = subscribe(callId, { onEvent: () => undefined, onEnd: (call) => finish(call) });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) return finish(null);
+    check().then(
+      (call) => {
+        if (call) finish(call);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        unsubscribe();
+        reject(error);
+      },
+    );
+  });
 }

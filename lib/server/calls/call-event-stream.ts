@@ -9,8 +9,12 @@ import { getCall } from "./read-calls";
 const REPLAY_PAGE = 2000;
 /** Interval of `: ping` comments that keep proxies from closing an idle stream, in ms. */
 const HEARTBEAT_MS = 15_000;
-/** How often a call run by another console is re-read, in ms. */
-const POLL_MS = 500;
+/**
+ * How often the stream re-reads a call it follows, in ms: a safety net only (the console is the one
+ * writer of every timeline and publishes each stored line), e.g. for a call ended by another process
+ * sharing the database.
+ */
+const POLL_MS = 2_000;
 
 /** Formats one timeline event as a server-sent event (`id` = seq, so Last-Event-ID resumes after it). */
 export function formatLineEvent(event: CallEvent): string {
@@ -26,8 +30,8 @@ export function formatEndEvent(call: Call): string {
  * Opens the server-sent event stream of a call's timeline (DESIGN.md `GET /api/v1/calls/{id}/events`,
  * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
  * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
- * then one `end` event with the call, and the stream closes. A call run by another console is followed
- * by polling the database. `signal` aborts when the client leaves; everything is cleaned up then.
+ * then one `end` event with the call, and the stream closes. Lines arrive live from the console's call
+ * bus (workers report to the console), with a slow re-read of the database as a safety net. `signal` aborts when the client leaves; everything is cleaned up then.
  * `afterSeq` is clamped to 0…Number.MAX_SAFE_INTEGER, so any Last-Event-ID replays a valid suffix.
  */
 export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
@@ -94,31 +98,27 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         }
       };
 
-      const subscription = subscribe(id, {
+      unsubscribe = subscribe(id, {
         onEvent: (event) => (replaying ? held.push(event) : emit(event)),
         onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
       });
 
       const follow = async () => {
-        if (subscription) {
-          unsubscribe = subscription.unsubscribe;
+        // Subscribed first: whatever is stored and published from here on is seen at least once.
+        await replayStored();
+        const call = await getCall(id);
+        if (isTerminalStatus(call.status)) {
           await replayStored();
-          for (const event of subscription.unflushed) emit(event);
-          replaying = false;
-          for (const item of held) "end" in item ? end(item.end) : emit(item);
-          return;
+          return end(call);
         }
-        // Not run by this process: finished, or owned by another console.
-        for (;;) {
-          const call = await getCall(id);
-          await replayStored();
-          if (isTerminalStatus(call.status)) {
-            await replayStored();
-            return end(call);
-          }
-          if (closed) return;
+        replaying = false;
+        for (const item of held) "end" in item ? end(item.end) : emit(item);
+        while (!closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           if (closed) return;
+          const now = await getCall(id);
+          await replayStored();
+          if (isTerminalStatus(now.status)) return end(now);
         }
       };
       follow().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import type { Call as CallRow, CallEvent as CallEventRow } from "@prisma/client";
-import type { Call, CallEvent, CallStatus } from "@/lib/types/call";
+import type { Call, CallEvent, CallSandbox, CallStatus } from "@/lib/types/call";
 
 function parseObject(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
@@ -28,7 +28,21 @@ export function toCall(row: CallRow): Call {
     tokenName: row.tokenName,
     confirmedBy: row.confirmedBy,
     digest: row.digest,
+    skillDigest: row.skillDigest,
+    target: row.target,
+    worker: row.workerName,
+    sandbox: parseSandbox(row.sandbox),
   };
+}
+
+function parseSandbox(text: string | null): CallSandbox | null {
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as Partial<CallSandbox>;
+    return { mode: value.mode === "bwrap" ? "bwrap" : "none", warning: typeof value.warning === "string" ? value.warning : null, limits: Array.isArray(value.limits) ? value.limits.filter((item): item is string => typeof item === "string") : [] };
+  } catch {
+    return null;
+  }
 }
 
 /** Maps a stored timeline row to the API's event shape `{seq, at, stream, line}`. */

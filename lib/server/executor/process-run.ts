@@ -87,7 +87,7 @@ export class ProcessRun {
       // The child exited by itself: let what is left of its group finish writing, briefly.
       await Promise.race([this.pipesClosed, delay(this.spec.exitDrainMs), this.stopRequested]);
     }
-    const termination = await terminateGroup(this.pid, this.spec.killGraceMs);
+    const termination = await terminateAll(this.pid, this.spec);
     const groupGoneAt = performance.now();
     if (termination.remaining.length > 0) await Promise.race([this.exited, delay(this.spec.exitDrainMs)]);
     else await this.exited;
@@ -105,6 +105,24 @@ export class ProcessRun {
       error: survivorsMessage(this.pid, termination),
     };
   }
+}
+
+/**
+ * Terminates whatever the containment holds first (a sandbox's cgroup: the skill gets its SIGTERM and
+ * the grace before SIGKILL — signalling the outer bwrap first would make it die and SIGKILL the skill at
+ * once through --die-with-parent), then the direct child's group; merges what survived.
+ */
+async function terminateAll(pgid: number, spec: ProcessSpec): Promise<GroupTermination> {
+  let contained: { remaining: number[] } = { remaining: [] };
+  if (spec.containment) {
+    try {
+      contained = await spec.containment.terminate(spec.killGraceMs);
+    } catch (error) {
+      console.error("executor: terminating the call's containment failed:", error);
+    }
+  }
+  const group = await terminateGroup(pgid, spec.killGraceMs);
+  return { ...group, remaining: [...new Set([...group.remaining, ...contained.remaining])] };
 }
 
 function survivorsMessage(pgid: number, termination: GroupTermination): string | null {

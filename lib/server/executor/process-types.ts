@@ -28,6 +28,29 @@ export interface ProcessSpec {
   stderrLimitBytes: number;
   /** Most stderr lines passed on; past it onStderrTruncated is called and the rest is dropped. Default DEFAULT_STDERR_LINE_LIMIT. */
   stderrLineLimit?: number;
+  /**
+   * Open file descriptors the child inherits as fd 3, 4, … in this order (e.g. the directory fd a
+   * sandbox binds with `--ro-bind-fd 3 …`). The caller keeps ownership and closes them after spawn.
+   */
+  extraFds?: number[];
+  /**
+   * What else holds the call's processes besides its process group (a sandbox's cgroup: members of a
+   * new session or of a host pid namespace that a group signal cannot reach). When set, the run ends
+   * only after both the group and the containment are empty.
+   */
+  containment?: ProcessContainment;
+}
+
+/**
+ * Everything of one call that a process-group signal may miss (DESIGN.md "Workers and the sandbox":
+ * `setsid` and double-forks must not outlive the call). Implemented by a per-call cgroup.
+ */
+export interface ProcessContainment {
+  /**
+   * Stops every process still in the containment: SIGTERM, then SIGKILL after `graceMs` ms, until it
+   * is empty. Resolves with the pids that would not die (normally none); never rejects.
+   */
+  terminate(graceMs: number): Promise<{ remaining: number[] }>;
 }
 
 /** Callbacks of a running process. They should not throw; an exception is logged and otherwise ignored. */

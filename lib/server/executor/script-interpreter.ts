@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** An interpreter a native skill's script runs under: its allow-listed name, absolute path and shebang flags. */
@@ -19,9 +19,6 @@ const BY_EXTENSION: Record<string, string> = { ".sh": "sh", ".bash": "bash", ".p
  * `o`, `s`, `W` or `X`, which take the next word as code, a module, an option or read stdin instead.
  */
 const SHEBANG_FLAG = /^-[euxvBEI]+$/;
-
-/** Bytes of a script read to find its shebang line. */
-const SHEBANG_BYTES = 256;
 
 /**
  * The interpreter named by a script's first line, or null when it has none: `#!/bin/bash` → bash,
@@ -68,45 +65,27 @@ export function findOnPath(name: string, searchPath: string): string | null {
   return null;
 }
 
-function firstLineOf(file: string): string {
-  // O_NONBLOCK: a FIFO swapped in after the caller's isFile check must not block the console's thread.
-  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
-    const buffer = Buffer.alloc(SHEBANG_BYTES);
-    const read = readSync(fd, buffer, 0, SHEBANG_BYTES, 0);
-    return buffer.subarray(0, read).toString("utf8").split(/\r?\n/, 1)[0] ?? "";
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Chooses the interpreter of a native skill's script (seed 004 task 6.1 "option A", DESIGN.md "Native
  * skills"): the shebang line's interpreter when there is one, else by extension (`.sh` → sh, `.bash` →
  * bash, `.py` → python3). The name must be in `allowed` (SKILL_SCRIPT_INTERPRETERS) and is looked up
- * only on `searchPath` (the fixed system PATH), never on the console's own PATH. `scriptFile` must be
- * a realpath (it is opened without following a final symlink and without blocking, and must be a
- * regular file). Returns the interpreter, or the reason the script may not run (e.g. `interpreter perl
- * (from the shebang) is not in the allow-list: bash, sh, python3`). Reads the first 256 bytes of the
- * script; never throws.
+ * only on `searchPath` (the fixed system PATH), never on the console's own PATH. `script` is the
+ * script's name (for its extension) and the first line of the bytes the call will run (the skills
+ * adapter reads them from the call's snapshot, never from the live file again). Returns the
+ * interpreter, or the reason the script may not run (e.g. `interpreter perl (from the shebang) is not
+ * in the allow-list: bash, sh, python3`). Never throws.
  */
-export function chooseInterpreter(scriptFile: string, allowed: readonly string[], searchPath: string): ScriptInterpreter | string {
-  let firstLine: string;
-  try {
-    firstLine = firstLineOf(scriptFile);
-  } catch (error) {
-    return `script ${scriptFile} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
-  }
-  const shebang = parseShebang(firstLine);
+export function chooseInterpreter(script: { name: string; firstLine: string }, allowed: readonly string[], searchPath: string): ScriptInterpreter | string {
+  const shebang = parseShebang(script.firstLine);
   if (typeof shebang === "string") return shebang;
   let choice: { name: string; flags: string[]; from: string };
   if (shebang) {
     choice = { ...shebang, from: "the shebang" };
   } else {
-    const byExtension = BY_EXTENSION[path.extname(scriptFile).toLowerCase()];
-    if (!byExtension) return `script ${path.basename(scriptFile)} has no shebang line and no known extension (.sh, .bash, .py): no interpreter to run it with`;
-    choice = { name: byExtension, flags: [], from: `its ${path.extname(scriptFile)} extension` };
+    const extension = path.extname(script.name).toLowerCase();
+    const byExtension = BY_EXTENSION[extension];
+    if (!byExtension) return `script ${path.basename(script.name)} has no shebang line and no known extension (.sh, .bash, .py): no interpreter to run it with`;
+    choice = { name: byExtension, flags: [], from: `its ${extension} extension` };
   }
   if (!allowed.includes(choice.name)) {
     return `interpreter ${choice.name} (from ${choice.from}) is not in the allow-list: ${allowed.join(", ") || "(empty)"}`;

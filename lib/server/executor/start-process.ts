@@ -34,7 +34,9 @@ export type ExecaChild = ResultPromise<typeof EXECA_OPTIONS>;
  * `spec.stdin` written then closed, stderr lines passed to `hooks` as they arrive, stdout kept up to its
  * limit. On timeout, cancel() or stdout overflow the whole group gets SIGTERM, then SIGKILL after
  * killGraceMs; when the direct child exits, whatever is left of its group is terminated the same way
- * after exitDrainMs. `done` resolves once no live member of the group remains.
+ * after exitDrainMs, and so is `spec.containment` (a sandbox's cgroup) when there is one. `done`
+ * resolves once no live member of the group (nor of the containment) remains. `spec.extraFds` are
+ * inherited as fd 3, 4, ….
  *
  * Never throws and `done` never rejects: a failed spawn (ENOENT, EACCES, bad cwd) gives pid/pgid null
  * and the outcome `spawn_failed` with a readable error.
@@ -43,13 +45,23 @@ export function startProcess(spec: ProcessSpec, hooks: ProcessHooks): RunningPro
   const startedAt = performance.now();
   let child: ExecaChild;
   try {
-    child = execa(spec.command, spec.args, { ...EXECA_OPTIONS, cwd: spec.cwd, env: spec.env });
+    child = execa(spec.command, spec.args, { ...optionsFor(spec), cwd: spec.cwd, env: spec.env }) as ExecaChild;
   } catch (error) {
     return failedStart(Promise.resolve(error), spec, startedAt);
   }
   const pid = child.pid;
   if (pid === undefined) return failedStart(child, spec, startedAt);
   return new ProcessRun(spec, hooks, child, pid, startedAt).handle;
+}
+
+/**
+ * EXECA_OPTIONS for one spec: with `extraFds` the three pipes and the inherited descriptors are given
+ * as one `stdio` array (execa refuses `stdio` together with `stdin`/`stdout`/`stderr`).
+ */
+function optionsFor(spec: ProcessSpec): typeof EXECA_OPTIONS {
+  if (!spec.extraFds || spec.extraFds.length === 0) return EXECA_OPTIONS;
+  const { stdin: _stdin, stdout: _stdout, stderr: _stderr, ...rest } = EXECA_OPTIONS;
+  return { ...rest, stdio: ["pipe", "pipe", "pipe", ...spec.extraFds] } as unknown as typeof EXECA_OPTIONS;
 }
 
 function failedStart(settled: PromiseLike<unknown>, spec: ProcessSpec, startedAt: number): RunningProcess {

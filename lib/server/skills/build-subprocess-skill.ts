@@ -1,7 +1,7 @@
-import { accessSync, constants as fsConstants, realpathSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { emptyArgsSchema, type SkillManifest } from "@/lib/validation/manifest-schema";
+import { parseSandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
 import { isUnderRoot, type UsableRoot } from "./allowlist-roots";
 import type { SubprocessSkill } from "./registered-skill";
 
@@ -45,7 +45,8 @@ async function checkEntry(entry: string, manifestDir: string, root: UsableRoot):
  * under the root both as written and after realpath (a symlink out is rejected with the seed's
  * `entry <path> escapes allowlist root <root>`), must exist, be a regular file and be executable.
  * Defaults: category "external", class "safe", timeout `defaultTimeoutSeconds` when 0 or absent,
- * env_allow [] (duplicates dropped), schema = empty object schema. Takes the manifest, the warnings
+ * env_allow [] (duplicates dropped), schema = empty object schema, sandbox = the default declaration
+ * (a `sandbox` that parseSandboxDeclaration refuses fails the build with its message). Takes the manifest, the warnings
  * found while checking it, the manifest's absolute path (under `root.real`), the root and the default
  * timeout in seconds. Never throws.
  */
@@ -57,6 +58,8 @@ export async function buildSubprocessSkill(
   defaultTimeoutSeconds: number,
 ): Promise<BuildResult> {
   const workingDirectory = path.dirname(manifestPath);
+  const sandbox = parseSandboxDeclaration(manifest.sandbox);
+  if (!sandbox.ok) return { ok: false, message: sandbox.message };
   const entry = await checkEntry(manifest.entry, workingDirectory, root);
   if (!entry.ok) return entry;
   return {
@@ -74,42 +77,9 @@ export async function buildSubprocessSkill(
       available: true,
       unavailableReason: null,
       warnings,
+      sandbox: sandbox.declaration,
       entryPath: entry.entryPath,
       workingDirectory,
     },
   };
-}
-
-/**
- * Checks, synchronously and just before spawning, that a registered skill's entry is still the file
- * the loader checked (seed 000 "Reglas de allow-list": the entry, canonicalised, must live under its
- * root — at run time too, not only at load time). The entry path and the working folder must still be
- * their own realpath (no component replaced by a symlink since the scan), under the root, and the
- * entry a regular executable file. Returns null when the skill may be spawned, else the reason, e.g.
- * `entry /etc/x escapes allowlist root /srv/skills` (the seed's form) or `entry … changed since the
- * loader checked it (now …); reload the skills`. Never throws. What remains is the instant between
- * this check and execve, which only a file-descriptor exec could close.
- */
-export function recheckEntryBeforeSpawn(skill: Pick<SubprocessSkill, "entryPath" | "workingDirectory" | "source">): string | null {
-  const root = skill.source.root;
-  const canonical = (file: string, what: string): string | null => {
-    let real: string;
-    try {
-      real = realpathSync(file);
-    } catch (error) {
-      return `${what} ${file} cannot be resolved any more: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
-    }
-    if (!isUnderRoot(root, real)) return `${what} ${real} escapes allowlist root ${root}`;
-    if (real !== file) return `${what} ${file} changed since the loader checked it (now ${real}); reload the skills`;
-    return null;
-  };
-  const problem = canonical(skill.workingDirectory, "folder") ?? canonical(skill.entryPath, "entry");
-  if (problem) return problem;
-  try {
-    if (!statSync(skill.entryPath).isFile()) return `entry ${skill.entryPath} is not a regular file`;
-    accessSync(skill.entryPath, fsConstants.X_OK);
-  } catch {
-    return `entry ${skill.entryPath} is not an executable file any more`;
-  }
-  return null;
 }

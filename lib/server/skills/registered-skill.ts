@@ -50,24 +50,3 @@ export function toPublicSkill(skill: RegisteredSkill, level: 1 | 2 = 1): Skill {
   const { skillDir: _dir, skillFile: _file, instructions, ...rest } = skill;
   return level === 2 ? { ...rest, instructions } : rest;
 }
-
-/**
- * True when two registered versions of a skill would run the same way under the same policy: same
- * kind, root, class, timeout, env_allow and args schema, and the same entry and folder (subprocess) or
- * folder, SKILL.md and availability (native). Used just before spawning a call
- * that waited for a slot: if a reload changed any of these since the call was validated and
- * authorised, the call must not run the new version (DESIGN.md "Policy": a call runs only what was
- * authorised).
- */
-export function sameExecution(a: RegisteredSkill, b: RegisteredSkill): boolean {
-  const samePolicy =
-    a.source.root === b.source.root &&
-    a.class === b.class &&
-    a.timeoutSeconds === b.timeoutSeconds &&
-    a.envAllow.length === b.envAllow.length &&
-    a.envAllow.every((name, index) => name === b.envAllow[index]) &&
-    JSON.stringify(a.schema) === JSON.stringify(b.schema);
-  if (a.kind === "subprocess" && b.kind === "subprocess") return samePolicy && a.entryPath === b.entryPath && a.workingDirectory === b.workingDirectory;
-  if (a.kind === "native" && b.kind === "native") return samePolicy && a.skillDir === b.skillDir && a.skillFile === b.skillFile && a.available === b.available;
-  return false;
-}

@@ -2,6 +2,7 @@ import type { ConsoleConfig } from "@/lib/server/env";
 import type { LoaderReport } from "@/lib/types/skill";
 import { loadNativeSkills } from "./native/native-loader";
 import type { RegisteredSkill } from "./registered-skill";
+import { withSandboxAllowance } from "./sandbox-allowance";
 import { loadSubprocessSkills } from "./subprocess-loader";
 
 /**
@@ -30,11 +31,14 @@ export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): L
  * One full scan of every kind of skill (DESIGN.md "Subprocess skills": subprocess skills load first,
  * and a later skill of either kind with a taken name is skipped and reported): the subprocess loader
  * over `skillRoots`, then the native SKILL.md loader over `skillsPath` with the subprocess names as
- * taken. Takes the settings and an optional log sink; never throws (a broken skill never blocks
- * start-up). Returns the skills of both kinds and the combined report.
+ * taken. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
+ * `sandboxAllowPaths`, the bundled skills folder when it is unset, `sandboxHiddenPaths`) is kept but
+ * unavailable. Takes the settings and an
+ * optional log sink; never throws (a broken skill never blocks start-up). Returns the skills of both
+ * kinds and the combined report.
  */
 export async function scanSkills(
-  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath">,
+  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath" | "sandboxAllowPaths" | "sandboxHiddenPaths" | "bundledSkillsDir">,
   log?: (line: string) => void,
 ): Promise<{ skills: RegisteredSkill[]; report: LoaderReport }> {
   const subprocess = await loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log });
@@ -43,5 +47,7 @@ export async function scanSkills(
     taken: new Set(subprocess.skills.map((skill) => skill.name)),
     log,
   });
-  return { skills: [...subprocess.skills, ...native.skills], report: mergeLoaderReports(subprocess.report, native.report) };
+  const allowance = { paths: settings.sandboxAllowPaths, bundledDir: settings.bundledSkillsDir, hidden: settings.sandboxHiddenPaths };
+  const skills = [...subprocess.skills, ...native.skills].map((skill) => withSandboxAllowance(skill, allowance));
+  return { skills, report: mergeLoaderReports(subprocess.report, native.report) };
 }

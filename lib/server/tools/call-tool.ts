@@ -4,8 +4,8 @@ import type { Persona } from "@/lib/types/persona";
 import { formatAjvErrors, validateArgs } from "@/lib/validation/ajv";
 import { subscribe } from "../calls/call-bus";
 import { toCallEvent } from "../calls/call-record";
-import { waitForCall } from "../calls/call-runner";
-import { createCall } from "../calls/create-call";
+import { requestCall } from "../requests/request-call";
+import { waitForCallEnd } from "../calls/wait-for-call";
 import { getCall } from "../calls/read-calls";
 import { db } from "../db";
 import { AppError } from "../errors";
@@ -68,7 +68,7 @@ export const RUN_TOOL_ROLE = "operator" as const;
  * Calls one LLM tool (`POST /api/v1/tools/call` and the MCP server's `tools/call`; issue 5 points 3–6).
  * Read tools (skill_search, skill_load, skill_read_resource) answer at once for any role. Run tools
  * (skill_run_script, and a subprocess skill named by its manifest name) need the operator role and go
- * through createCall — resolveCallPersona, ajv args validation, availability, the persona's policy,
+ * through requestCall — resolveCallPersona, ajv args validation, availability, the persona's policy,
  * confirmation and dual-sign, the audit trail — and wait for the end state.
  * Throws AppError: `not_found` (404) for an unknown tool or skill, `invalid_args` (400, ajv errors in
  * `details`) for arguments the tool's schema refuses, `forbidden` (403) for a viewer running anything,
@@ -137,11 +137,11 @@ function checkToolArguments(tool: SkillToolName, given: unknown): Record<string,
   return args as Record<string, unknown>;
 }
 
-/** Starts a call through createCall and returns it at its end state, or as stored when it waits for people. */
+/** Starts a call through requestCall and returns it at its end state, or as stored when it waits for people. */
 async function runSkill(input: ToolCallInput, skillName: string, args: unknown): Promise<Call> {
-  const request = { skillName, args, persona: input.persona.name, identity: input.identity };
-  if (!input.onStderr) return (await createCall({ ...request, wait: true })).call;
-  const { call } = await createCall({ ...request, wait: false });
+  const request = { skillName, args, persona: input.persona.name, identity: input.identity, target: null };
+  if (!input.onStderr) return (await requestCall({ ...request, wait: true })).call;
+  const { call } = await requestCall({ ...request, wait: false });
   if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") return call;
   return followCall(call.id, input.onStderr);
 }
@@ -150,10 +150,9 @@ async function runSkill(input: ToolCallInput, skillName: string, args: unknown):
 const EVENT_PAGE = 2000;
 
 /**
- * Follows a call this process runs until its end state, passing each stderr line of its timeline to
- * `onStderr` exactly once and in order: subscribes to the live channel first, then reads what is
- * already stored and unflushed, then the live events (as the event stream does, lib/server/calls/
- * call-event-stream.ts). Returns the finished Call.
+ * Follows a call until its end state, passing each stderr line of its timeline to `onStderr` exactly
+ * once and in order: subscribes to the live channel first, then reads what is already stored, then the
+ * live events (as the event stream does, lib/server/calls/call-event-stream.ts). Returns the finished Call.
  */
 async function followCall(callId: string, onStderr: (line: string) => void): Promise<Call> {
   let lastSeq = 0;
@@ -164,7 +163,7 @@ async function followCall(callId: string, onStderr: (line: string) => void): Pro
     lastSeq = event.seq;
     if (event.stream === "stderr") onStderr(event.line);
   };
-  const subscription = subscribe(callId, {
+  const unsubscribe = subscribe(callId, {
     onEvent: (event) => (replaying ? held.push(event) : deliver(event)),
     onEnd: () => undefined,
   });
@@ -177,14 +176,14 @@ async function followCall(callId: string, onStderr: (line: string) => void): Pro
       }
     };
     await readStored();
-    for (const event of subscription?.unflushed ?? []) deliver(event);
     replaying = false;
     for (const event of held) deliver(event);
-    const finished = await (waitForCall(callId) ?? getCall(callId));
-    if (!subscription) await readStored();
+    const finished = (await waitForCallEnd(callId)) ?? (await getCall(callId));
+    // Lines stored after the last live one (the end's own) are read once more.
+    await readStored();
     return finished;
   } finally {
-    subscription?.unsubscribe();
+    unsubscribe();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { NativeToolDeclaration, SkillClass } from "@/lib/types/skill";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_SECONDS } from "@/lib/validation/manifest-schema";
+import { DEFAULT_SANDBOX_DECLARATION, parseSandboxDeclaration } from "../../executor/sandbox/sandbox-declaration";
 import type { NativeSkill } from "../registered-skill";
 import { readHostRequirements, readMetadata, unavailableReason, type HostProbe } from "./host-requirements";
 import { listResources } from "./list-resources";
@@ -126,7 +127,8 @@ function readTimeout(value: unknown, fallback: number, warnings: string[]): numb
  * write / destructive; unknown words → warning, counted as dangerous), else null and the scripts run
  * as `mutating`; malformed tools[] entries dropped with a warning; env_allow and timeout_seconds as in
  * skill.json (bad values → warning, ignored / default); availability from metadata.os and the
- * requires keys (also under metadata.openclaw and its legacy names); schema = runScriptSchema of the
+ * requires keys (also under metadata.openclaw and its legacy names); `sandbox` parsed like skill.json's
+ * (an invalid one → a warning and the skill unavailable); schema = runScriptSchema of the
  * skill's scripts. Returns the skill, or the reason it cannot be built (no usable description) with
  * the name it would have had. Never throws.
  */
@@ -168,7 +170,9 @@ export async function buildNativeSkill(
   const envAllow = readEnvAllow(frontmatter.env_allow, warnings);
   const timeoutSeconds = readTimeout(frontmatter.timeout_seconds, source.defaultTimeoutSeconds, warnings);
   const requirements = readHostRequirements(readMetadata(frontmatter, warnings), warnings);
-  const unavailable = unavailableReason(requirements, source.probe);
+  const sandbox = parseSandboxDeclaration(frontmatter.sandbox);
+  if (!sandbox.ok) warnings.push(`${sandbox.message}; the skill cannot run until it is fixed`);
+  const unavailable = sandbox.ok ? unavailableReason(requirements, source.probe) : `its sandbox declaration is invalid: ${sandbox.message}`;
   const resources = await listResources(source.skillDir, warnings);
 
   return {
@@ -186,6 +190,7 @@ export async function buildNativeSkill(
       available: unavailable === null,
       unavailableReason: unavailable,
       warnings,
+      sandbox: sandbox.ok ? sandbox.declaration : DEFAULT_SANDBOX_DECLARATION,
       whenToUse,
       tools,
       resources,

@@ -1,4 +1,4 @@
-import { cancelCall } from "@/lib/server/calls/cancel-call";
+import { cancelCall } from "@/lib/server/requests/cancel-call";
 import { apiRoute } from "@/lib/server/http/api-route";
 
 /**
@@ -6,7 +6,7 @@ import { apiRoute } from "@/lib/server/http/api-route";
  * at once for a call awaiting a confirmation or approval, or once a running call's process group is
  * gone; 403 `forbidden` for anyone else; 409 `not_running` when it already ended; 404 `not_found`.
  */
-export const POST = apiRoute(async (_request: Request, context: { params: Promise<{ id: string }> }, identity) => {
+export const POST = apiRoute(async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
   const { id } = await context.params;
-  return Response.json({ call: await cancelCall(id, identity) });
+  return Response.json({ call: await cancelCall(id, identity, request.signal) });
 });

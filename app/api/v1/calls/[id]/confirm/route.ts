@@ -10,7 +10,7 @@ export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
     const { id } = await context.params;
     const wait = parseConfirmRequest(await readJsonBody(request, 16 * 1024));
-    const { call, finished } = await confirmCall(id, identity, wait);
+    const { call, finished } = await confirmCall(id, identity, wait, request.signal);
     return Response.json({ call }, { status: finished ? 200 : 202 });
   },
   { role: "operator", person: "confirm calls" },

@@ -1,11 +1,11 @@
 import { parseCallRequest } from "@/lib/server/calls/call-request";
-import { createCall } from "@/lib/server/calls/create-call";
+import { requestCall } from "@/lib/server/requests/request-call";
 import { config } from "@/lib/server/env";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 
 /**
  * `POST /api/v1/skills/{name}/calls` (operator and above) body `{"args": {...}, "persona": "...",
- * "wait": true}` → 200 `{call}` at its end state; 202 `{call}` when it awaits a confirmation or
+ * "target": "<worker name or label>", "wait": true}` → 200 `{call}` at its end state; 202 `{call}` when it awaits a confirmation or
  * approval, or at once with `"wait": false`; 400 `invalid_args` or unknown persona, 403 `forbidden`
  * (policy, or a token naming another persona), 404, 413 `args_too_large` (DESIGN.md HTTP interface).
  */
@@ -13,7 +13,7 @@ export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ name: string }> }, identity) => {
     const { name } = await context.params;
     const body = parseCallRequest(await readJsonBody(request, config().argsLimitBytes));
-    const { call, finished } = await createCall({ skillName: name, args: body.args, persona: body.persona, identity, wait: body.wait });
+    const { call, finished } = await requestCall({ skillName: name, args: body.args, persona: body.persona, target: body.target, identity, wait: body.wait, signal: request.signal });
     return Response.json({ call }, { status: finished ? 200 : 202 });
   },
   { role: "operator" },

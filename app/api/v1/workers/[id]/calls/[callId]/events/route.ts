@@ -1,0 +1,19 @@
+import { parseRequestBody } from "@/lib/server/http/request-body";
+import { workerRoute } from "@/lib/server/http/worker-route";
+import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
+import { recordWorkerEvents } from "@/lib/server/workers/worker-reports";
+import type { EventsReport } from "@/lib/types/worker";
+import { EVENTS_REPORT_SCHEMA } from "@/lib/validation/worker-requests";
+
+/**
+ * `POST /api/v1/workers/{id}/calls/{callId}/events` EventsReport (the worker's own token) → 204: the
+ * lines are stored and streamed live; 403 (audited) for a call this worker did not claim, 409 for its
+ * call that already ended (stop it) or a seq already stored, 404 for an unknown call.
+ */
+export const POST = workerRoute(async (request, context: { params: Promise<{ id: string; callId: string }> }, caller) => {
+  const { id, callId } = await context.params;
+  const worker = await requireWorkerSession(caller, id, "report timeline lines");
+  const report = await parseRequestBody<EventsReport>(request, EVENTS_REPORT_SCHEMA, "a timeline report");
+  await recordWorkerEvents(caller, worker, callId, report);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,56 @@
+"use client";
+
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CodeBlock } from "@/components/ui/code-block";
+import { CopyButton } from "@/components/ui/copy-button";
+import type { WorkerTokenInfo } from "@/lib/types/worker";
+
+/** The command that starts a worker with `token` against the console at `origin` (DESIGN.md: `npm run worker`). */
+export function workerCommand(origin: string, token: string): string {
+  return `CONSOLE_URL=${origin} WORKER_TOKEN=${token} npm run worker`;
+}
+
+/**
+ * A worker token just created, in a copyable box with the warning that it is shown only now (the console
+ * keeps only its hash), and the copyable command that starts a worker with it against this console's
+ * origin. `onDismiss` forgets it.
+ */
+export function NewWorkerTokenBox({ token, workerToken, onDismiss }: { token: string; workerToken: WorkerTokenInfo; onDismiss: () => void }) {
+  const origin = typeof window === "undefined" ? "http://<console-address>" : window.location.origin;
+  const command = workerCommand(origin, token);
+  return (
+    <Alert
+      tone="warning"
+      live
+      title={`Worker token “${workerToken.name}” created. Copy it now: it will not be shown again.`}
+      actions={
+        <Button size="sm" variant="ghost" onClick={onDismiss}>
+          Done
+        </Button>
+      }
+      data-testid="new-worker-token-box"
+    >
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <input
+          readOnly
+          aria-label="New worker token"
+          value={token}
+          onFocus={(event) => event.currentTarget.select()}
+          className="h-8 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-2.5 font-mono text-[13px] text-zinc-900 focus:ring-2 focus:ring-blue-500/20 focus:outline-none"
+          data-testid="new-worker-token"
+        />
+        <CopyButton size="sm" label="Copy token" getText={() => token} />
+      </div>
+      <p className="mt-3">Start a worker with it from a checkout of the console on the worker&apos;s host:</p>
+      <div className="mt-1 flex flex-wrap items-start gap-2">
+        <CodeBlock text={command} label="Command that starts a worker" className="min-w-0 flex-1 border-amber-300 bg-white" data-testid="worker-command" />
+        <CopyButton size="sm" label="Copy command" getText={() => command} />
+      </div>
+      <p className="mt-2 text-xs">
+        CONSOLE_URL must reach this console from that host (the default HOST=127.0.0.1 serves this machine only). WORKER_NAME (default the host name),
+        WORKER_LABELS and WORKER_CONCURRENCY are optional.
+      </p>
+    </Alert>
+  );
+}

@@ -1,0 +1,115 @@
+import type { Call as CallRow, Prisma } from "@prisma/client";
+import type { CallStatus } from "@/lib/types/call";
+import { recordAudit, type AuditInput } from "../audit/audit-trail";
+import { db } from "../db";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
+
+/**
+ * Every status change a call may make (DESIGN.md "Call" statuses; issue 9 point 5: one owner for the
+ * call lifecycle). A call is born `queued`, `awaiting_confirmation` or `awaiting_approval`; a person's
+ * confirmation or the second signature queues it; a worker's claim runs it; the end states are final.
+ */
+export const CALL_TRANSITIONS: Readonly<Record<CallStatus, readonly CallStatus[]>> = {
+  awaiting_confirmation: ["queued", "cancelled", "denied", "expired"],
+  awaiting_approval: ["queued", "cancelled", "denied", "expired"],
+  queued: ["running", "cancelled", "expired", "failed", "interrupted"],
+  running: ["succeeded", "failed", "timed_out", "cancelled", "expired", "interrupted"],
+  succeeded: [],
+  failed: [],
+  timed_out: [],
+  cancelled: [],
+  denied: [],
+  expired: [],
+  interrupted: [],
+};
+
+/** The statuses a call may be created with. */
+export const INITIAL_CALL_STATUSES: readonly CallStatus[] = ["queued", "awaiting_confirmation", "awaiting_approval"];
+
+/** True when the table allows `from` → `to`. Pure. */
+export function canTransition(from: CallStatus, to: CallStatus): boolean {
+  return CALL_TRANSITIONS[from].includes(to);
+}
+
+/** A Prisma client or an interactive transaction. */
+export type CallWriter = Prisma.TransactionClient;
+
+/** The columns a transition may set besides `status`. */
+export type CallChanges = Omit<Prisma.CallUncheckedUpdateInput, "status" | "id">;
+
+/** One requested status change. */
+export interface CallTransition {
+  callId: string;
+  /** The status (or any of the statuses) the call must be in: the compare-and-set. */
+  from: CallStatus | readonly CallStatus[];
+  to: CallStatus;
+  /** Further conditions of the compare-and-set, e.g. `{ workerId }`: only the claiming worker may end it. */
+  where?: Omit<Prisma.CallWhereInput, "id">;
+  changes?: CallChanges;
+  /**
+   * The audit entry of this change, written in the same transaction; a function gets the changed row
+   * (its skill and digest default to the row's). Null only when the caller writes the entry that
+   * records it in the same transaction `tx` (an approval's own `approval.denied`).
+   */
+  audit: AuditInput | ((row: CallRow) => AuditInput) | null;
+}
+
+/** Error for a transition the table does not allow: a programming error, never a race. */
+export class IllegalTransitionError extends Error {}
+
+/**
+ * Applies one status change of a call (the only way a call's status changes): checks it against
+ * CALL_TRANSITIONS (IllegalTransitionError otherwise), then compare-and-sets the row from `from` (and
+ * `where`) to `to` with `changes` and writes `audit`, in one transaction — `tx` when given (the
+ * caller's, e.g. an approval changing with its call), else its own. Returns the row as changed, or null
+ * when the call was not in `from` any more (another request, worker or console changed it first).
+ */
+export async function transitionCall(change: CallTransition, tx?: CallWriter): Promise<CallRow | null> {
+  const from = typeof change.from === "string" ? [change.from] : [...change.from];
+  for (const status of from) {
+    if (!canTransition(status, change.to)) throw new IllegalTransitionError(`a call may not go from ${status} to ${change.to}`);
+  }
+  if (change.audit === null && !tx) throw new IllegalTransitionError("a transition without its own audit entry must run in the caller's transaction");
+  const apply = async (writer: CallWriter): Promise<CallRow | null> => {
+    let row: CallRow;
+    try {
+      row = await writer.call.update({
+        where: { id: change.callId, status: { in: from }, ...(change.where ?? {}) },
+        data: { ...(change.changes ?? {}), status: change.to },
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === "P2025") return null;
+      throw error;
+    }
+    if (change.audit) {
+      const entry = typeof change.audit === "function" ? change.audit(row) : change.audit;
+      await recordAudit({ ...entry, callId: entry.callId ?? row.id, skill: entry.skill ?? row.skill, digest: entry.digest ?? row.digest }, writer);
+    }
+    return row;
+  };
+  if (tx) return apply(tx);
+  return db().$transaction(apply, TRANSACTION_OPTIONS);
+}
+
+/** A new call row, everything but its status. */
+export type NewCallRow = Omit<Prisma.CallUncheckedCreateInput, "status">;
+
+/**
+ * Stores a new call in one of INITIAL_CALL_STATUSES with its audit entries (`call.requested`, and an
+ * approval's own entries when the caller adds them through `also`), in one transaction. `also` runs in
+ * the same transaction after the insert (e.g. creating the call's Approval). Returns the stored row.
+ */
+export async function insertCall(
+  row: NewCallRow,
+  status: CallStatus,
+  audit: readonly AuditInput[],
+  also?: (tx: CallWriter) => Promise<void>,
+): Promise<CallRow> {
+  if (!INITIAL_CALL_STATUSES.includes(status)) throw new IllegalTransitionError(`a call may not be created ${status}`);
+  return db().$transaction(async (tx) => {
+    const created = await tx.call.create({ data: { ...row, status } });
+    if (also) await also(tx);
+    for (const entry of audit) await recordAudit(entry, tx);
+    return created;
+  }, TRANSACTION_OPTIONS);
+}

@@ -1,0 +1,201 @@
+import { mkdirSync, readlinkSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { KILL_WAIT_MS } from "../process-group";
+import type { ProcessContainment } from "../process-types";
+import { makeCgroupDir, removeCgroupDir } from "./cgroup-fs";
+import { applyCpuLimit, applyMemoryLimit, applyPidsLimit, enableV2Controllers, memoryLimitHit, pidsLimitHit } from "./cgroup-limits";
+import { assertCgroupName } from "./cgroup-placement";
+import { callDirList, emptyCallCgroups, killUntilEmpty, liveMembers, type CallCgroupDirs } from "./cgroup-signal";
+import type { SandboxHost, SandboxLimits } from "./host-capabilities";
+
+// The worker-start cleanup of call cgroups belongs with them for callers; it lives in its own file.
+export { releaseCgroupRun, sweepStaleCgroups } from "./cgroup-sweep";
+
+/** How long, in ms, remove() retries a cgroup the kernel still calls busy. */
+const REMOVE_WAIT_MS = 2_000;
+
+/**
+ * Joins the cgroups named by its arguments before anything else runs: `sh -c JOIN sh <procs files…> -- <command…>`.
+ * It writes its own pid to each file and then execs the command, so the command — setpriv, bwrap and
+ * every descendant — is accounted and killable from its first instruction. A failed join ends the
+ * call with 125 instead of running it uncontained. dash exports PWD to whatever it execs even when
+ * its environment had none, and bwrap's PID 1 would keep it: it is unset so the command gets exactly
+ * the caller's environment (one that itself held PWD loses it).
+ */
+const JOIN_SCRIPT = [
+  "unset PWD",
+  "for f do",
+  '  [ "$f" = -- ] && break',
+  '  echo "$$" > "$f" || { echo "sandbox: cannot join the call\'s cgroup $f" >&2; exit 125; }',
+  "  shift",
+  "done",
+  "shift",
+  'exec "$@"',
+].join("\n");
+
+/** A command line (what startProcess runs). */
+export interface CommandLine {
+  command: string;
+  args: string[];
+}
+
+/**
+ * The cgroups of one call (DESIGN.md "Workers and the sandbox": limits per call, a call that hits one
+ * fails with the limit named; nothing of a call outlives it). Made by `create`, used for one spawn,
+ * then `remove`d. Where the host has no cgroup, every method degrades: wrapCommand adds only the
+ * rlimits, the containment has nothing to terminate, limitHit answers null.
+ */
+export class CallCgroup {
+  private constructor(
+    /** The call's cgroup directories (null where the host uses none). */
+    readonly dirs: CallCgroupDirs,
+    private readonly host: SandboxHost,
+    private readonly limits: SandboxLimits,
+  ) {}
+
+  /**
+   * Creates the cgroups of call `callId` at `<own>/<cgroupName>/<run>/<callId>` in each hierarchy the
+   * host uses (host.cgroups) and writes the limits there, each by the mechanism host.limits names:
+   * v2 memory.max/pids.max/cpu.max, or v1 memory.limit_in_bytes (+ memsw), pids.max, cpu.cfs_*;
+   * a v2 cgroup (cgroup.kill) or a v1 freezer for host.kill. A limit the host enforces by "none" is
+   * not applied; cpu only when limits.cpu is set. Throws RangeError for a callId that is not a safe
+   * name, Error when a cgroup already exists (a reused id must not inherit processes) or cannot be
+   * made or limited; what it made is removed again before it throws.
+   */
+  static async create(host: SandboxHost, callId: string, limits: SandboxLimits): Promise<CallCgroup> {
+    assertCgroupName(callId, "callId");
+    const { own, name, run } = host.cgroups;
+    const dirs: CallCgroupDirs = { unified: null, memory: null, pids: null, cpu: null, freezer: null };
+    const leaf = (root: string) => path.join(root, name, run, callId);
+    const cgroup = new CallCgroup(dirs, host, limits);
+    try {
+      const v2 = v2Controllers(host, limits);
+      if (own.unified !== null && (host.kill === "cgroup-v2" || v2.length > 0)) {
+        enableV2Controllers(own.unified, [name, run], v2);
+        dirs.unified = makeLeaf(leaf(own.unified));
+        if (v2.includes("memory")) applyMemoryLimit(dirs.unified, 2, limits.memoryMb);
+        if (v2.includes("pids")) applyPidsLimit(dirs.unified, limits.pids);
+        if (v2.includes("cpu") && limits.cpu !== null) applyCpuLimit(dirs.unified, 2, limits.cpu);
+      }
+      if (own.memory !== null && host.limits.memory.by === "cgroup-v1") {
+        dirs.memory = makeLeaf(leaf(own.memory));
+        applyMemoryLimit(dirs.memory, 1, limits.memoryMb);
+      }
+      if (own.pids !== null && host.limits.pids.by === "cgroup-v1") {
+        dirs.pids = makeLeaf(leaf(own.pids));
+        applyPidsLimit(dirs.pids, limits.pids);
+      }
+      if (own.cpu !== null && host.limits.cpu.by === "cgroup-v1" && limits.cpu !== null) {
+        dirs.cpu = makeLeaf(leaf(own.cpu));
+        applyCpuLimit(dirs.cpu, 1, limits.cpu);
+      }
+      if (own.freezer !== null && host.kill === "cgroup-v1-freezer") dirs.freezer = makeLeaf(leaf(own.freezer));
+    } catch (error) {
+      await cgroup.remove().catch(() => undefined);
+      throw new Error(`cannot create the cgroups of call ${callId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return cgroup;
+  }
+
+  /**
+   * `command` prefixed so that it joins the call's cgroups before it execs anything (JOIN_SCRIPT, with
+   * /bin/sh of the host), and, where a limit falls back to rlimits, runs under `prlimit --as=<bytes>
+   * --nproc=<n>` (RLIMIT_NPROC counts every process of the sandbox uid, not only this call's). With
+   * neither, `command` as it is. The environment of the result is the caller's: the wrapper adds none.
+   */
+  wrapCommand(command: CommandLine): CommandLine {
+    const inner = [...this.rlimitPrefix(), command.command, ...command.args];
+    const procsFiles = callDirList(this.dirs).map((dir) => path.join(dir, "cgroup.procs"));
+    if (procsFiles.length === 0) return { command: inner[0] ?? command.command, args: inner.slice(1) };
+    return { command: "/bin/sh", args: ["-c", JOIN_SCRIPT, "sh", ...procsFiles, "--", ...inner] };
+  }
+
+  /**
+   * The ProcessContainment for startProcess: terminate(graceMs) SIGTERMs (+ SIGCONT) every process
+   * of the call (listed while frozen, where a freezer exists), waits up to graceMs, then kills them
+   * all atomically (cgroup.kill, or freeze → SIGKILL → thaw) until none is left; resolves with the
+   * pids that would not die. Never rejects. Without cgroups it has nothing to do.
+   *
+   * bwrap's own processes are spared the SIGTERM: bwrap dies of it at once, and --die-with-parent
+   * then SIGKILLs the skill, which would never see its grace. Spared, they exit by themselves once
+   * the skill has, and the final kill still takes them if it does not.
+   */
+  containment(): ProcessContainment {
+    const bwrap = realPathOrNull(this.host.bwrapPath);
+    const isBwrap = (pid: number) => bwrap !== null && realPathOrNull(`/proc/${pid}/exe`) === bwrap;
+    return {
+      terminate: async (graceMs) => {
+        try {
+          return { remaining: await emptyCallCgroups(this.dirs, graceMs, isBwrap) };
+        } catch (error) {
+          console.error("sandbox: emptying a call's cgroups failed:", error);
+          return { remaining: liveMembers(this.dirs) };
+        }
+      },
+    };
+  }
+
+  /**
+   * The limit the call ran into, as its error should name it: `memory limit 1024 MiB exceeded` (the
+   * kernel's OOM killer killed a process of the call), `pids limit 256 reached` (a fork failed at
+   * pids.max), both joined by "; ", or null (also when limits are only rlimits: the kernel keeps no
+   * record of those). Read it after the run ended, before remove(). Never rejects.
+   */
+  async limitHit(): Promise<string | null> {
+    const hits: string[] = [];
+    const { unified, memory, pids } = this.dirs;
+    const v2 = v2Controllers(this.host, this.limits);
+    const memoryHit = (memory !== null && memoryLimitHit(memory, 1)) || (unified !== null && v2.includes("memory") && memoryLimitHit(unified, 2));
+    if (memoryHit) hits.push(`memory limit ${this.limits.memoryMb} MiB exceeded`);
+    const pidsHit = (pids !== null && pidsLimitHit(pids)) || (unified !== null && v2.includes("pids") && pidsLimitHit(unified));
+    if (pidsHit) hits.push(`pids limit ${this.limits.pids} reached`);
+    return hits.length === 0 ? null : hits.join("; ");
+  }
+
+  /**
+   * Removes the call's cgroups: first kills whatever is still in them, then rmdir each, retrying for
+   * up to 2 s while the kernel finishes. Idempotent. Rejects with an Error naming the cgroups that
+   * could not be removed (sweepStaleCgroups removes them at the next worker start).
+   */
+  async remove(): Promise<void> {
+    if (liveMembers(this.dirs).length > 0) await killUntilEmpty(this.dirs, KILL_WAIT_MS);
+    const failed: string[] = [];
+    for (const dir of callDirList(this.dirs)) if (!(await removeCgroupDir(dir, REMOVE_WAIT_MS))) failed.push(dir);
+    if (failed.length > 0) throw new Error(`cgroups could not be removed: ${failed.join(", ")}`);
+  }
+
+  private rlimitPrefix(): string[] {
+    const prlimit = this.host.tools.prlimit;
+    const settings: string[] = [];
+    if (this.host.limits.memory.by === "rlimit") settings.push(`--as=${Math.floor(this.limits.memoryMb * 1024 * 1024)}`);
+    if (this.host.limits.pids.by === "rlimit") settings.push(`--nproc=${Math.floor(this.limits.pids)}`);
+    if (prlimit === null || settings.length === 0) return [];
+    return [prlimit, ...settings, "--"];
+  }
+}
+
+/** The v2 controllers the host enforces limits with (cpu only when a cpu limit is set). */
+function v2Controllers(host: SandboxHost, limits: SandboxLimits): string[] {
+  const controllers: string[] = [];
+  if (host.limits.memory.by === "cgroup-v2") controllers.push("memory");
+  if (host.limits.pids.by === "cgroup-v2") controllers.push("pids");
+  if (host.limits.cpu.by === "cgroup-v2" && limits.cpu !== null) controllers.push("cpu");
+  return controllers;
+}
+
+/** Makes the parents (shared by the run's calls) and then the call's own cgroup, which must be new. */
+function makeLeaf(dir: string): string {
+  makeCgroupDir(path.dirname(dir));
+  mkdirSync(dir);
+  return dir;
+}
+
+/** The real path of `file` (for /proc/<pid>/exe: of the running program); null when unreadable. */
+function realPathOrNull(file: string | null): string | null {
+  if (file === null) return null;
+  try {
+    return file.startsWith("/proc/") ? readlinkSync(file) : realpathSync(file);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,182 @@
+import { realpathSync } from "node:fs";
+import { declarationRefusal, type SandboxHost } from "./host-capabilities";
+import { readHostRootLayout } from "./host-root-layout";
+import { findInheritableFds } from "./inherited-fds";
+import type { SandboxDeclaration } from "./sandbox-declaration";
+import { planMountArgs, type ResolvedBind } from "./sandbox-mounts";
+import { absolutePathProblem, isPathWithin } from "./sandbox-paths";
+
+/** One call to run in the sandbox; paths are as the sandbox sees them (absolute, normalised). */
+export interface SandboxRequest {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Read-only binds of the call's private snapshot: the skill folder, maybe a lone entry file (descriptors from openBindFd). */
+  binds: Array<{ fd: number; target: string }>;
+  declaration: SandboxDeclaration;
+  /** Always masked with an empty read-only tmpfs: the console's folder, its data, every skill root, the worker's state dir, /root, /home. */
+  hiddenPaths: string[];
+  /** e.g. /home/skill: a private writable tmpfs, also set as HOME when env has HOME. */
+  home: string;
+}
+
+/** What to hand to startProcess: `extraFds` become fd 3, 4, … in the order of `request.binds`. */
+export interface SandboxedCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  extraFds: number[];
+}
+
+/**
+ * The command line that runs `request` on `host` (DESIGN.md "Workers and the sandbox").
+ *
+ * Mode "bwrap": setpriv (a root worker drops to host.uid/gid, no groups, no_new_privs, empty
+ * bounding set) then bwrap with new user (nested ones disabled), PID (not with hostPids), IPC, UTS and
+ * cgroup namespaces, a new network namespace only when `network` is false (only `lo`), a new session,
+ * --die-with-parent, all capabilities dropped; the mounts of planMountArgs; --chdir cwd; --clearenv
+ * and one --setenv per env entry (HOME, when present, becomes `home`). setpriv and bwrap get an EMPTY
+ * environment: bwrap's PID 1 keeps it, and the sandbox can read /proc/1/environ.
+ * Mode "none": the command as it is, env as given, no descriptors (host paths; nothing is enforced).
+ *
+ * Throws Error when the call may not run: the host is unusable or refuses the declaration
+ * (declarationRefusal); a declared path does not exist, resolves into /proc, to a device outside
+ * /dev/, or to (or below) a hidden path — checked on real paths, a symlink cannot smuggle a hidden
+ * folder in; a path of the request is not absolute and normalised; an env entry cannot be passed; this
+ * process holds a descriptor without close-on-exec that the sandbox would inherit (see closeInheritableFds).
+ */
+export function buildSandboxedCommand(host: SandboxHost, request: SandboxRequest): SandboxedCommand {
+  if (host.mode === "bwrap") {
+    const leaking = findInheritableFds();
+    if (leaking.length > 0) throw new Error(inheritableFdsProblem(leaking));
+  }
+  return assembleSandboxedCommand(host, request);
+}
+
+/** Why descriptors `fds` stop every sandboxed call (see findInheritableFds). */
+export function inheritableFdsProblem(fds: readonly number[]): string {
+  return `this process holds descriptors without close-on-exec (${fds.join(", ")}) that every sandbox would inherit; the worker must call closeInheritableFds() at start`;
+}
+
+/**
+ * buildSandboxedCommand without the check of this process's descriptors: for the start-up probe,
+ * which must tell whether bwrap works whatever the worker inherited (detectSandboxHost reports those
+ * descriptors on their own). Same arguments, result and errors otherwise.
+ */
+export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequest): SandboxedCommand {
+  const refusal = declarationRefusal(host, request.declaration);
+  if (refusal !== null) throw new Error(refusal);
+  if (host.mode === "none") return { command: request.command, args: [...request.args], env: { ...request.env }, extraFds: [] };
+  const bwrap = host.bwrapPath;
+  if (bwrap === null) throw new Error("the sandbox has no bwrap to run");
+  checkRequestPaths(request);
+  const hidden = realHiddenPaths(request.hiddenPaths);
+  const { declaration } = request;
+  const { args: mountArgs } = planMountArgs({
+    layout: readHostRootLayout(),
+    read: resolveDeclared("read", declaration.read, hidden),
+    write: resolveDeclared("write", declaration.write, hidden),
+    devices: resolveDeclared("devices", declaration.devices, hidden),
+    hidden: hidden.map((entry) => entry.real),
+    home: request.home,
+    hostPids: declaration.hostPids,
+    snapshot: request.binds.map((bind, index) => ({ fd: 3 + index, target: bind.target })),
+  });
+  const bwrapArgs = [
+    ...namespaceArgs(declaration),
+    ...mountArgs,
+    "--chdir",
+    request.cwd,
+    "--clearenv",
+    ...envArgs(request),
+    "--",
+    request.command,
+    ...request.args,
+  ];
+  const extraFds = request.binds.map((bind) => bind.fd);
+  if (!host.dropsPrivileges) return { command: bwrap, args: bwrapArgs, env: {}, extraFds };
+  const setpriv = host.tools.setpriv;
+  if (setpriv === null) throw new Error("setpriv (util-linux) is missing, so the sandbox cannot drop privileges");
+  const drop = [`--reuid=${host.uid}`, `--regid=${host.gid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all"];
+  return { command: setpriv, args: [...drop, "--", bwrap, ...bwrapArgs], env: {}, extraFds };
+}
+
+function namespaceArgs(declaration: SandboxDeclaration): string[] {
+  return [
+    "--unshare-user",
+    "--disable-userns",
+    ...(declaration.hostPids ? [] : ["--unshare-pid"]),
+    "--unshare-ipc",
+    "--unshare-uts",
+    // Only hides the cgroup path (it names the worker and the call); a kernel without cgroup namespaces still runs calls.
+    "--unshare-cgroup-try",
+    ...(declaration.network ? [] : ["--unshare-net"]),
+    "--new-session",
+    "--die-with-parent",
+    "--cap-drop",
+    "ALL",
+  ];
+}
+
+function envArgs(request: SandboxRequest): string[] {
+  const args: string[] = [];
+  for (const [name, value] of Object.entries(request.env)) {
+    if (name === "" || name.includes("=") || name.includes("\0")) throw new Error(`environment variable name ${JSON.stringify(name)} cannot be passed`);
+    if (value.includes("\0")) throw new Error(`environment variable ${name} holds a NUL character`);
+    args.push("--setenv", name, name === "HOME" ? request.home : value);
+  }
+  return args;
+}
+
+function checkRequestPaths(request: SandboxRequest): void {
+  const named: Array<[string, string]> = [
+    ["command", request.command],
+    ["cwd", request.cwd],
+    ["home", request.home],
+    ...request.binds.map((bind, index): [string, string] => [`binds[${index}].target`, bind.target]),
+    ...request.hiddenPaths.map((hidden, index): [string, string] => [`hiddenPaths[${index}]`, hidden]),
+  ];
+  for (const [what, value] of named) {
+    const problem = absolutePathProblem(value);
+    if (problem !== null) throw new Error(`sandbox ${what} must be an absolute normalised path, not ${JSON.stringify(value)} (${problem})`);
+  }
+  for (const [what, value] of named.filter(([what]) => what !== "command" && what !== "cwd")) {
+    if (value === "/") throw new Error(`sandbox ${what} may not be "/"`);
+  }
+}
+
+/** Each hidden path with its real path; one that does not exist has nothing to hide and is left out. */
+function realHiddenPaths(paths: readonly string[]): Array<{ path: string; real: string }> {
+  const entries: Array<{ path: string; real: string }> = [];
+  for (const entry of paths) {
+    const real = realPathOrNull(entry);
+    if (real !== null) entries.push({ path: entry, real });
+  }
+  return entries;
+}
+
+function resolveDeclared(list: "read" | "write" | "devices", paths: readonly string[], hidden: ReadonlyArray<{ path: string; real: string }>): ResolvedBind[] {
+  return paths.map((target) => {
+    const source = realPathOrNull(target);
+    const label = `sandbox.${list} ${JSON.stringify(target)}`;
+    if (source === null) throw new Error(`${label} does not exist on this host`);
+    const via = source === target ? "" : ` (it resolves to ${JSON.stringify(source)})`;
+    if (list === "devices" && (!isPathWithin(source, "/dev") || source === "/dev")) throw new Error(`${label} is not a device under /dev/${via}`);
+    if (list !== "devices" && isPathWithin(source, "/proc")) throw new Error(`${label} lies under /proc${via}`);
+    for (const entry of hidden) {
+      if (isPathWithin(target, entry.path) || isPathWithin(source, entry.real) || isPathWithin(target, entry.real)) {
+        throw new Error(`${label} is inside ${JSON.stringify(entry.path)}, which the sandbox always hides${via}`);
+      }
+    }
+    return { source, target };
+  });
+}
+
+function realPathOrNull(entry: string): string | null {
+  try {
+    return realpathSync(entry);
+  } catch {
+    return null;
+  }
+}

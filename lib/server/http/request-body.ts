@@ -1,0 +1,25 @@
+import type { JsonSchema } from "@/lib/types/skill";
+import { compileSchema, formatAjvErrors } from "@/lib/validation/ajv";
+import { AppError } from "../errors";
+import { readJsonBody } from "./api-route";
+
+/** Largest body of a worker report or admin form (the call body has its own limit, SKILL_ARGS_LIMIT_BYTES). */
+export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a request's JSON body (at most `limitBytes`) and checks it against `schema` (lib/validation;
+ * STYLE.md: one schema per request body, parsed by the route helper). An empty body is checked as `{}`.
+ * Returns the body typed as `T`. Throws AppError `args_too_large` (413) past the limit, `bad_request`
+ * (400) for invalid JSON or a body the schema refuses, with the ajv errors in one line and in `details`.
+ */
+export async function parseRequestBody<T>(request: Request, schema: JsonSchema, what: string, limitBytes = DEFAULT_BODY_LIMIT_BYTES): Promise<T> {
+  const body = (await readJsonBody(request, limitBytes)) ?? {};
+  return checkBody<T>(body, schema, what);
+}
+
+/** Checks an already parsed body against `schema` like parseRequestBody. */
+export function checkBody<T>(body: unknown, schema: JsonSchema, what: string): T {
+  const { validate } = compileSchema(schema);
+  if (!validate(body)) throw new AppError("bad_request", `${what}: ${formatAjvErrors(validate.errors)}`, validate.errors);
+  return body as T;
+}

@@ -1,0 +1,41 @@
+import { config, SCRIPT_SYSTEM_PATH } from "../env";
+import { AppError } from "../errors";
+import { planCall, PlanError, type CallPlan } from "./call-plan";
+import { digestMismatchReason } from "./skill-digest";
+import type { RegisteredSkill } from "./registered-skill";
+
+/**
+ * Plans a call on the console's copy of its skill (planCall: one read of the folder, the skill's and
+ * the call's digests, what will run), with the console's settings. Throws AppError `conflict` (409)
+ * with the reason when it cannot run (a script outside scripts/, an interpreter outside the
+ * allow-list, a folder too big to hash).
+ */
+export async function planOnConsole(skill: RegisteredSkill, argsJson: string): Promise<CallPlan> {
+  const settings = config();
+  try {
+    return await planCall(skill, argsJson, { scriptInterpreters: settings.scriptInterpreters, systemPath: SCRIPT_SYSTEM_PATH, limits: settings.skillFolderLimits });
+  } catch (error) {
+    if (error instanceof PlanError) throw new AppError("conflict", `${skill.name} cannot run this call: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Why a waiting call no longer matches what it was bound to (DESIGN.md "Dual-sign rules": the digest
+ * is checked at every signature and confirmation; any mismatch voids the approval for good): the skill
+ * is gone, its folder cannot be planned any more, or the call's digest recomputed from the console's
+ * copy now differs — naming what changed when the frozen skill input is known (`scripts/lib.sh
+ * changed`). Returns null when it still matches. Never throws.
+ */
+export async function digestMismatch(skill: RegisteredSkill | undefined, call: { args: string; digest: string | null }, frozenSkillInput: string | null = null): Promise<string | null> {
+  if (!skill) return "the skill is no longer registered, so what the call would run cannot be checked";
+  if (call.digest === null) return null;
+  let plan: CallPlan;
+  try {
+    plan = await planOnConsole(skill, call.args);
+  } catch (error) {
+    return `what the call would run cannot be checked any more: ${(error as Error).message}`;
+  }
+  if (plan.call.digest === call.digest) return null;
+  return digestMismatchReason(frozenSkillInput, { input: plan.skill.input, callDigest: plan.call.digest }, call.digest);
+}

@@ -1,0 +1,148 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { SandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
+import type { RegisteredSkill } from "./registered-skill";
+import type { SkillFolderContent } from "./skill-folder";
+
+/** Version of the digest input's shape; a change of shape changes every digest. */
+export const SKILL_DIGEST_VERSION = 2;
+
+/** A subprocess skill's entry that lies outside its folder (under the same allow-list root). */
+export interface OutsideEntry {
+  /** The entry's path relative to the allow-list root (never absolute: copies on other hosts match). */
+  path: string;
+  executable: boolean;
+  sha256: string;
+}
+
+/**
+ * What a skill's digest covers (DESIGN.md "Workers and the sandbox": the whole folder by content —
+ * relative names, bytes, the executable bit — its manifest or frontmatter, env_allow, timeout and
+ * sandbox declaration; never the absolute path, so identical copies on two hosts have one digest).
+ * `files` lists every entry as `[path, kind, hash]`: kind `f` (file), `x` (executable file), `d`
+ * (folder, hash ""), `l` (link, hash = its target text).
+ */
+export interface SkillDigestInput {
+  v: number;
+  name: string;
+  kind: RegisteredSkill["kind"];
+  class: RegisteredSkill["class"];
+  timeoutSeconds: number;
+  envAllow: string[];
+  sandbox: SandboxDeclaration;
+  /** Subprocess: the entry relative to the folder (`run.sh`), or `null` when it lies outside it. Native: null. */
+  entry: string | null;
+  outsideEntry: OutsideEntry | null;
+  files: Array<[string, "f" | "x" | "d" | "l", string]>;
+}
+
+/** A skill's digest: SHA-256 (hex) of the RFC 8785 canonical JSON of its input. */
+export interface SkillDigest {
+  digest: string;
+  input: SkillDigestInput;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The digest of a skill from its folder's content as just read (readSkillFolder) and, for a subprocess
+ * skill whose entry is outside the folder, that entry's hash. Pure: the same content gives the same
+ * digest on any host. Returns `{digest, input}`.
+ */
+export function digestSkill(skill: RegisteredSkill, content: SkillFolderContent, entry: { inside: string | null; outside: OutsideEntry | null }): SkillDigest {
+  const files: SkillDigestInput["files"] = content.entries.map((item) => {
+    if (item.kind === "dir") return [item.path, "d", ""];
+    if (item.kind === "link") return [item.path, "l", item.target];
+    return [item.path, item.executable ? "x" : "f", item.sha256];
+  });
+  const input: SkillDigestInput = {
+    v: SKILL_DIGEST_VERSION,
+    name: skill.name,
+    kind: skill.kind,
+    class: skill.class,
+    timeoutSeconds: skill.timeoutSeconds,
+    envAllow: [...skill.envAllow],
+    sandbox: skill.sandbox,
+    entry: entry.inside,
+    outsideEntry: entry.outside,
+    files,
+  };
+  return { digest: sha256(canonicalize(input) ?? ""), input };
+}
+
+/** What a call's digest covers: the skill, the digest of the skill it is bound to, and its exact args. */
+export interface CallDigestInput {
+  skill: string;
+  skillDigest: string;
+  args: unknown;
+}
+
+/** A call's digest: SHA-256 (hex) of `text`, the canonical JSON of `{skill, skillDigest, args}`. */
+export interface CallDigest {
+  digest: string;
+  text: string;
+}
+
+/**
+ * The digest a call is bound to (DESIGN.md "Dual-sign rules": the exact canonical args and what the
+ * skill is — its folder's content, manifest, env_allow, timeout and sandbox declaration — through its
+ * skill digest). `argsJson` is the call's stored args text. Pure.
+ */
+export function digestCall(skill: string, skillDigest: string, argsJson: string): CallDigest {
+  const input: CallDigestInput = { skill, skillDigest, args: JSON.parse(argsJson) as unknown };
+  const text = canonicalize(input) ?? "";
+  return { digest: sha256(text), text };
+}
+
+const PART_NAMES: Record<string, string> = {
+  class: "the class",
+  timeoutSeconds: "the timeout",
+  envAllow: "env_allow",
+  sandbox: "the sandbox declaration",
+  entry: "the entry",
+  outsideEntry: "the entry file",
+};
+
+/**
+ * Names what differs between two digest inputs of one skill, for a refusal's reason: e.g.
+ * `scripts/lib.sh changed`, `run.sh was added`, `the sandbox declaration changed`. At most five file
+ * names are listed. Returns "" when the inputs are equal. Pure.
+ */
+export function describeSkillChange(before: SkillDigestInput, after: SkillDigestInput): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(PART_NAMES)) {
+    const k = key as keyof SkillDigestInput;
+    if (canonicalize(before[k]) !== canonicalize(after[k])) parts.push(`${PART_NAMES[key]} changed`);
+  }
+  const was = new Map(before.files.map(([file, kind, hash]) => [file, `${kind}:${hash}`]));
+  const now = new Map(after.files.map(([file, kind, hash]) => [file, `${kind}:${hash}`]));
+  const files: string[] = [];
+  for (const [file, value] of now) {
+    if (!was.has(file)) files.push(`${file} was added`);
+    else if (was.get(file) !== value) files.push(`${file} changed`);
+  }
+  for (const file of was.keys()) if (!now.has(file)) files.push(`${file} was removed`);
+  parts.push(...files.slice(0, 5));
+  if (files.length > 5) parts.push(`and ${files.length - 5} more files`);
+  return parts.join(", ");
+}
+
+/**
+ * The reason a call no longer matches the digest it is bound to, in the one form the console and the
+ * workers give it: what changed (named from the frozen skill digest input when there is one, e.g.
+ * `scripts/lib.sh changed`) `since the call was requested (digest 1a2b3c4d5e6f… is now …)`. Pure.
+ */
+export function digestMismatchReason(frozenSkillInput: string | null, now: { input: SkillDigestInput; callDigest: string }, frozenCallDigest: string): string {
+  let what = "what the call runs changed";
+  if (frozenSkillInput) {
+    try {
+      const named = describeSkillChange(JSON.parse(frozenSkillInput) as SkillDigestInput, now.input);
+      if (named !== "") what = named;
+    } catch {
+      // An unreadable frozen input only makes the reason less specific.
+    }
+  }
+  return `${what} since the call was requested (digest ${frozenCallDigest.slice(0, 12)}… is now ${now.callDigest.slice(0, 12)}…)`;
+}

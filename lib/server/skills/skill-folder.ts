@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import { constants as fsConstants } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Bounds of a skill folder the console will bind a call to (DESIGN.md "Workers and the sandbox": the
+ * digest covers the skill's whole folder, bounded). Past any of them the skill cannot be hashed, so it
+ * cannot run; the error names the limit.
+ */
+export interface SkillFolderLimits {
+  /** Most entries (files, folders and links together). */
+  maxEntries: number;
+  /** Most bytes of regular files together. */
+  maxBytes: number;
+  /** Deepest folder nesting below the skill folder. */
+  maxDepth: number;
+}
+
+/** Default bounds: 2,000 entries, 64 MiB, 16 levels (SKILL_FOLDER_MAX_FILES / SKILL_FOLDER_MAX_BYTES). */
+export const DEFAULT_SKILL_FOLDER_LIMITS: SkillFolderLimits = { maxEntries: 2000, maxBytes: 64 * 1024 * 1024, maxDepth: 16 };
+
+/**
+ * One entry of a skill folder, by its path relative to the folder (`/` separators, no leading `./`).
+ * A file carries its SHA-256 and executable bit (and, when read with bytes, its content); a link its
+ * target text, never followed.
+ */
+export type SkillFolderEntry =
+  | { path: string; kind: "dir" }
+  | { path: string; kind: "file"; executable: boolean; size: number; sha256: string; bytes?: Buffer }
+  | { path: string; kind: "link"; target: string };
+
+/** The content of a skill folder: its entries sorted by path, and the bytes of its files in all. */
+export interface SkillFolderContent {
+  entries: SkillFolderEntry[];
+  bytes: number;
+}
+
+/** A skill folder that cannot be hashed: too big, too deep, a FIFO or device inside, or unreadable. */
+export class SkillFolderError extends Error {}
+
+/**
+ * Reads a skill folder for its digest and, with `keepBytes`, for a snapshot of exactly the hashed bytes
+ * (DESIGN.md "Workers and the sandbox": the worker runs the call from a private read-only snapshot of
+ * the bytes it hashed; `keepBytes` may also choose files by relative path). Walks `folder` in lexical order without following links (a link is recorded by
+ * its target text); each file is opened `O_NOFOLLOW | O_NONBLOCK` and checked on the open descriptor,
+ * so a FIFO, device or link swapped in is refused instead of read or followed, and its bytes are hashed
+ * from that descriptor. The folder itself must be a real folder at its own realpath, before and after
+ * the walk (a folder or a parent swapped for a link is refused). Asynchronous: a large folder never
+ * blocks the event loop. Throws
+ * SkillFolderError naming the limit (`… holds more than 2000 entries (SKILL_FOLDER_MAX_FILES)`), the
+ * special file, or the file system's error.
+ */
+export async function readSkillFolder(folder: string, options: { keepBytes?: boolean | ((relative: string) => boolean); limits?: SkillFolderLimits } = {}): Promise<SkillFolderContent> {
+  const limits = options.limits ?? DEFAULT_SKILL_FOLDER_LIMITS;
+  const keep = typeof options.keepBytes === "function" ? options.keepBytes : () => options.keepBytes === true;
+  const entries: SkillFolderEntry[] = [];
+  let bytes = 0;
+  const visit = async (dir: string, relative: string, depth: number): Promise<void> => {
+    if (depth > limits.maxDepth) throw new SkillFolderError(`${folder} nests deeper than ${limits.maxDepth} levels: too deep to bind a call to`);
+    let names: string[];
+    try {
+      names = (await fs.readdir(dir)).sort();
+    } catch (error) {
+      throw new SkillFolderError(`${path.join(folder, relative)} cannot be listed: ${codeOf(error)}`);
+    }
+    for (const name of names) {
+      if (entries.length >= limits.maxEntries) {
+        throw new SkillFolderError(`${folder} holds more than ${limits.maxEntries} entries (SKILL_FOLDER_MAX_FILES): too many to bind a call to`);
+      }
+      const full = path.join(dir, name);
+      const rel = relative === "" ? name : `${relative}/${name}`;
+      const stats = await fs.lstat(full).catch((error: unknown) => {
+        throw new SkillFolderError(`${rel} in ${folder} cannot be read: ${codeOf(error)}`);
+      });
+      if (stats.isDirectory()) {
+        entries.push({ path: rel, kind: "dir" });
+        await visit(full, rel, depth + 1);
+      } else if (stats.isSymbolicLink()) {
+        entries.push({ path: rel, kind: "link", target: await fs.readlink(full) });
+      } else if (stats.isFile()) {
+        const file = await readRegularFile(full, rel, folder, { maxBytes: limits.maxBytes, used: bytes }, keep(rel));
+        bytes += file.size;
+        entries.push(file);
+      } else {
+        throw new SkillFolderError(`${rel} in ${folder} is not a regular file, folder or link (a FIFO, socket or device): a skill folder may not hold one`);
+      }
+    }
+  };
+  await assertRealFolder(folder);
+  await visit(folder, "", 0);
+  // Checked again after the walk: a folder swapped for a link while it was read is refused, not hashed.
+  await assertRealFolder(folder);
+  return { entries, bytes };
+}
+
+/** Refuses a skill folder that is a link, or whose path no longer resolves to itself (a parent swapped for a link). */
+async function assertRealFolder(folder: string): Promise<void> {
+  let stats;
+  let real: string;
+  try {
+    stats = await fs.lstat(folder);
+    real = await fs.realpath(folder);
+  } catch (error) {
+    throw new SkillFolderError(`the skill folder ${folder} cannot be read: ${codeOf(error)}`);
+  }
+  if (!stats.isDirectory()) throw new SkillFolderError(`the skill folder ${folder} is no longer a folder (a link or a file was put in its place)`);
+  if (real !== folder) throw new SkillFolderError(`the skill folder ${folder} now resolves to ${real}: a folder on its path was replaced by a link`);
+}
+
+/** Reads one regular file through one descriptor: checks it is still regular, hashes (and keeps) its bytes. */
+async function readRegularFile(full: string, rel: string, folder: string, budget: { maxBytes: number; used: number }, keepBytes: boolean): Promise<Extract<SkillFolderEntry, { kind: "file" }>> {
+  const tooMuch = () => new SkillFolderError(`${folder} holds more than ${budget.maxBytes} bytes of files (SKILL_FOLDER_MAX_BYTES): too much to bind a call to`);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(full, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    throw new SkillFolderError(`${rel} in ${folder} cannot be opened: ${codeOf(error)}`);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new SkillFolderError(`${rel} in ${folder} is no longer a regular file`);
+    if (budget.used + stats.size > budget.maxBytes) throw tooMuch();
+    // Exactly the size seen on the descriptor: a file growing while it is read is refused, never read on.
+    const content = Buffer.alloc(stats.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
+      if (bytesRead === 0) throw new SkillFolderError(`${rel} in ${folder} shrank while it was read`);
+      filled += bytesRead;
+    }
+    if ((await handle.read(Buffer.alloc(1), 0, 1, filled)).bytesRead !== 0) throw new SkillFolderError(`${rel} in ${folder} grew while it was read`);
+    const sha256 = createHash("sha256").update(content).digest("hex");
+    const executable = (stats.mode & 0o111) !== 0;
+    return { path: rel, kind: "file", executable, size: content.length, sha256, ...(keepBytes ? { bytes: content } : {}) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function codeOf(error: unknown): string {
+  if (error instanceof SkillFolderError) return error.message;
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

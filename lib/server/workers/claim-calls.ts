@@ -1,0 +1,114 @@
+import { Prisma, type Worker as WorkerRow } from "@prisma/client";
+import type { CallAssignment, ClaimResponse } from "@/lib/types/worker";
+import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-queue";
+import { transitionCall } from "../calls/call-transitions";
+import { nextLeaseUntil } from "../calls/call-leases";
+import { db } from "../db";
+import { config } from "../env";
+import { parseLabels } from "./worker-tokens";
+
+/** Longest a claim poll is held open, in ms: under a third of the lease, so a poll never outlives a renewal period. */
+export function claimPollMs(): number {
+  return Math.max(200, Math.min(25_000, Math.floor(config().leaseMs / 3)));
+}
+
+const RESCAN_KEY = Symbol.for("skill-console.rescan-requests");
+const rescans = ((globalThis as Record<symbol, Set<string> | undefined>)[RESCAN_KEY] ??= new Set<string>());
+
+/** Asks every live worker to rescan its skills and report them (after the console's loader reloaded). */
+export async function requestWorkerRescans(): Promise<void> {
+  const live = await db().worker.findMany({ where: { stoppedAt: null }, select: { id: true } });
+  for (const { id } of live) {
+    rescans.add(id);
+    announceToWorker(id);
+  }
+}
+
+interface Candidate {
+  id: string;
+  skill: string;
+  skillDigest: string;
+  digest: string | null;
+  args: string;
+  /** The approval's frozen skill digest input, for an approved call (names what changed on a mismatch). */
+  skillInput: string | null;
+}
+
+/**
+ * The oldest queued calls `worker` may take (DESIGN.md "Claiming"): the worker holds the skill,
+ * available, with exactly the call's skill digest (for an approved call, the approved one), and the
+ * call names no target or names the worker or one of its labels. One query (a join on the worker's
+ * reported skills), oldest first.
+ */
+async function claimable(worker: WorkerRow, limit: number): Promise<Candidate[]> {
+  const targets = [worker.name, ...parseLabels(worker.labels)];
+  return db().$queryRaw<Candidate[]>`
+    SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput"
+    FROM "Call" c
+    JOIN "WorkerSkill" s ON s."workerId" = ${worker.id} AND s."skill" = c."skill" AND s."digest" = c."skillDigest" AND s."available" = ${true}
+    LEFT JOIN "Approval" a ON a."callId" = c."id"
+    WHERE c."status" = 'queued' AND (c."target" IS NULL OR c."target" IN (${Prisma.join(targets)}))
+    ORDER BY c."createdAt", c."id"
+    LIMIT ${limit}`;
+}
+
+/** Claims what `worker` may take now, up to `capacity`: a compare-and-set per call, so each runs once. */
+async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssignment[]> {
+  if (capacity <= 0) return [];
+  const claimed: CallAssignment[] = [];
+  for (const candidate of await claimable(worker, capacity)) {
+    const leaseUntil = nextLeaseUntil();
+    const row = await transitionCall({
+      callId: candidate.id,
+      from: "queued",
+      to: "running",
+      changes: { workerId: worker.id, workerName: worker.name, ownerId: worker.id, leaseUntil },
+      audit: { action: "call.claimed", actor: "system", callId: candidate.id, skill: candidate.skill, digest: candidate.digest, details: { worker: worker.name, workerId: worker.id, skillDigest: candidate.skillDigest } },
+    });
+    if (!row) continue;
+    releaseQueueRoom(candidate.id);
+    claimed.push({
+      callId: row.id,
+      skill: row.skill,
+      skillDigest: candidate.skillDigest,
+      digest: row.digest ?? "",
+      argsJson: row.args,
+      leaseUntil: leaseUntil.toISOString(),
+      ...(candidate.skillInput ? { skillInput: candidate.skillInput } : {}),
+    });
+  }
+  return claimed;
+}
+
+/** Running calls of `worker` that someone asked to cancel. */
+async function cancelsOf(workerId: string): Promise<string[]> {
+  const rows = await db().call.findMany({ where: { workerId, status: "running", cancelRequestedAt: { not: null } }, select: { id: true } });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Answers a worker's claim poll (`POST /api/v1/workers/{id}/claim` `{capacity}`; DESIGN.md: workers
+ * long-poll for calls): as soon as there is something for it — calls claimed for it (at most
+ * `capacity`, each moved `queued` → `running` owned by it with a fresh lease and a `call.claimed`
+ * audit entry; `call.started` follows once the worker reports the spawn), cancel requests for its running calls, or a rescan request — or after claimPollMs()
+ * with nothing, or when the worker goes away (`signal`). The wait registers before each check, so a
+ * call queued meanwhile wakes it (no lost wake-up). Returns the ClaimResponse.
+ */
+export async function claimCalls(worker: WorkerRow, capacity: number, signal?: AbortSignal): Promise<ClaimResponse> {
+  const deadline = Date.now() + claimPollMs();
+  let response: ClaimResponse = { calls: [], cancel: [], rescan: false };
+  const check = async (): Promise<boolean> => {
+    const rescan = rescans.delete(worker.id);
+    const [calls, cancel] = await Promise.all([claimNow(worker, capacity), cancelsOf(worker.id)]);
+    response = { calls, cancel, rescan };
+    return rescan || calls.length > 0 || cancel.length > 0;
+  };
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || signal?.aborted) return response;
+    let found = false;
+    // Woken or timed out without finding anything: the next round registers and looks again.
+    await waitForWork(worker.id, remaining, signal, async () => (found = await check()));
+    if (found) return response;
+  }
+}

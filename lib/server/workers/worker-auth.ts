@@ -1,0 +1,54 @@
+import type { Worker as WorkerRow } from "@prisma/client";
+import { recordAudit } from "../audit/audit-trail";
+import { db } from "../db";
+import { AppError } from "../errors";
+import { hashWorkerToken, parseLabels, WORKER_TOKEN_PREFIX } from "./worker-tokens";
+
+/** Who sends a worker request: the worker token it carries. */
+export interface WorkerCaller {
+  tokenId: string;
+  tokenName: string;
+  /** The token's own labels. */
+  labels: string[];
+  local: boolean;
+}
+
+/**
+ * Identifies a worker request (DESIGN.md: endpoints under `/api/v1/workers/…` accept only worker
+ * tokens): `Authorization: Bearer skw_…` naming a live worker token. Anything else — no header, a
+ * person's session, an API token, a revoked or unknown worker token — answers 401 `unauthenticated`.
+ * Returns the caller.
+ */
+export async function identifyWorker(request: Request): Promise<WorkerCaller> {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const token = match?.[1];
+  if (!token || !token.startsWith(WORKER_TOKEN_PREFIX)) {
+    throw new AppError("unauthenticated", "worker endpoints accept only a worker token (Authorization: Bearer skw_…; made on the Workers page)");
+  }
+  const row = await db().workerToken.findUnique({ where: { tokenHash: hashWorkerToken(token) } });
+  if (!row || row.revokedAt) throw new AppError("unauthenticated", "the worker token is invalid or revoked");
+  return { tokenId: row.id, tokenName: row.name, labels: parseLabels(row.labels), local: row.local };
+}
+
+/**
+ * The worker session `workerId` for a request of `caller`: it must exist, belong to the caller's token
+ * and not be stopped (DESIGN.md: a worker can only touch what it claimed, with its own token). A
+ * refusal is written to the audit trail (`worker.refused`, who, what, why) and throws AppError
+ * `forbidden` (403), or `not_found` for an unknown id.
+ */
+export async function requireWorkerSession(caller: WorkerCaller, workerId: string, what: string): Promise<WorkerRow> {
+  const worker = await db().worker.findUnique({ where: { id: workerId } });
+  if (!worker) throw new AppError("not_found", `no worker session ${JSON.stringify(workerId)}; register again`);
+  if (worker.tokenId !== caller.tokenId) {
+    await refuseWorker(caller, what, `worker session ${workerId} belongs to another worker token`);
+  }
+  if (worker.stoppedAt) throw new AppError("forbidden", `worker session ${workerId} was stopped at ${worker.stoppedAt.toISOString()}; register again`);
+  return worker;
+}
+
+/** Writes a `worker.refused` audit entry and throws AppError `forbidden` with `reason`. */
+export async function refuseWorker(caller: WorkerCaller, what: string, reason: string, callId: string | null = null): Promise<never> {
+  await recordAudit({ action: "worker.refused", actor: `worker-token:${caller.tokenName}`, callId, details: { what, reason, tokenId: caller.tokenId } });
+  throw new AppError("forbidden", reason);
+}

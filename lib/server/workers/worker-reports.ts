@@ -1,0 +1,139 @@
+import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
+import type { Call } from "@/lib/types/call";
+import type { EventsReport, FinishReport, SpawnReport } from "@/lib/types/worker";
+import { voidApprovalOfCall } from "../approvals/void-approval";
+import { publishEnd, publishEvents } from "../calls/call-bus";
+import { storeEvents } from "../calls/call-events";
+import { toCall } from "../calls/call-record";
+import { recordAudit } from "../audit/audit-trail";
+import { transitionCall, type CallWriter } from "../calls/call-transitions";
+import { db } from "../db";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { AppError } from "../errors";
+import { refuseWorker, type WorkerCaller } from "./worker-auth";
+
+/**
+ * Refuses a report about a call the worker does not run (DESIGN.md: a worker can only touch calls it
+ * claimed): 404 for an unknown call, 403 (audited `worker.refused`) for a call claimed by another
+ * worker or never claimed, 409 `conflict` for its own call that has already ended (interrupted after
+ * a lapsed lease, cancelled) — the worker must then stop it.
+ */
+async function refuseReport(caller: WorkerCaller, worker: WorkerRow, callId: string, what: string): Promise<never> {
+  const row = await db().call.findUnique({ where: { id: callId }, select: { workerId: true, status: true } });
+  if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(callId)}`);
+  if (row.workerId !== worker.id) return refuseWorker(caller, what, `call ${callId} was not claimed by worker ${worker.name} (${worker.id})`, callId);
+  throw new AppError("conflict", `call ${callId} is ${row.status}, no longer running on this worker: stop it`);
+}
+
+/** Thrown inside a finish transaction to roll it back when the call is not the worker's running call. */
+class NotOwned extends Error {}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  const message = String((error as { message?: unknown }).message ?? "");
+  return code === "P2002" || code === "P2010" ? /UNIQUE|unique/.test(message) || code === "P2002" : /UNIQUE constraint failed/.test(message);
+}
+
+/** The columns a spawn report sets: where the process runs, and when it started (the worker's clock). */
+function spawnColumns(spawned: SpawnReport | undefined) {
+  if (!spawned) return {};
+  return { pgid: spawned.pgid, host: spawned.host, bootId: spawned.bootId, procStart: spawned.procStart, startedAt: new Date(spawned.at) };
+}
+
+/** Writes `call.started` for a reported spawn, in the transaction that stores it. */
+async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spawned: SpawnReport): Promise<void> {
+  const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { skill: true, digest: true } });
+  await recordAudit({ action: "call.started", actor: "system", callId, skill: call.skill, digest: call.digest, details: { worker: worker.name, workerId: worker.id, pid: spawned.pid, host: spawned.host } }, tx);
+}
+
+/**
+ * Stores timeline lines a worker reports for a call it runs (`POST /api/v1/workers/{id}/calls/{callId}/events`),
+ * and, once, where its process runs and how it is sandboxed (the spawn sets `startedAt` and writes
+ * `call.started`). The ownership check and the insert are one
+ * transaction, so lines never land after the call ended. Then publishes them to the call's live
+ * streams. Throws like refuseReport, or `conflict` for a seq already stored.
+ */
+export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow, callId: string, report: EventsReport): Promise<void> {
+  let owned: boolean;
+  try {
+    owned = await db().$transaction(async (tx) => {
+      const data = {
+        ...spawnColumns(report.spawned),
+        ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
+        ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
+      };
+      const changed = await tx.call.updateMany({ where: { id: callId, workerId: worker.id, status: "running" }, data: { ...data, workerName: worker.name } });
+      if (changed.count !== 1) return false;
+      await storeEvents(callId, report.events, tx);
+      if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
+      return true;
+    }, TRANSACTION_OPTIONS);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
+    throw error;
+  }
+  if (!owned) await refuseReport(caller, worker, callId, "report timeline lines");
+  publishEvents(callId, report.events);
+}
+
+/**
+ * Stores the end of a call a worker ran (`POST /api/v1/workers/{id}/calls/{callId}/finish`; DESIGN.md:
+ * the console decides every transition): its last lines and the compare-and-set `running` → the
+ * reported end state, owned by this worker, with result, exit code, error, duration and the
+ * `call.finished` audit entry, in one transaction. A call refused for a digest mismatch ends
+ * `expired` and its approval is voided (DESIGN.md "Dual-sign rules": any mismatch voids the approval
+ * for good). Publishes the end to the call's streams and waiters. Returns the Call; throws like
+ * refuseReport.
+ */
+export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, callId: string, report: FinishReport): Promise<Call> {
+  const status = report.digestMismatch !== undefined ? "expired" : report.status;
+  const now = new Date();
+  let row: CallRow;
+  try {
+    row = await db().$transaction(async (tx) => {
+      const last = report.events.at(-1)?.seq;
+      // In the trail's order: the start (when no events report carried it) before the end.
+      if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
+      const ended = await transitionCall(
+        {
+          callId,
+          from: "running",
+          to: status,
+          where: { workerId: worker.id },
+          changes: {
+            result: report.result,
+            exitCode: report.exitCode,
+            error: report.digestMismatch ?? report.error,
+            endedAt: now,
+            durationMs: report.durationMs,
+            stderrTruncated: report.stderrTruncated,
+            leaseUntil: null,
+            ...(last !== undefined ? { eventCount: last } : {}),
+            ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
+            ...spawnColumns(report.spawned),
+          },
+          audit: {
+            action: "call.finished",
+            actor: "system",
+            callId,
+            details: { status, exitCode: report.exitCode, error: report.digestMismatch ?? report.error, durationMs: report.durationMs, worker: worker.name, workerId: worker.id },
+          },
+        },
+        tx,
+      );
+      // Not this worker's running call: roll back the start entry too.
+      if (!ended) throw new NotOwned();
+      if (report.events.length > 0) await storeEvents(callId, report.events, tx);
+      return ended;
+    }, TRANSACTION_OPTIONS);
+  } catch (error) {
+    if (error instanceof NotOwned) return refuseReport(caller, worker, callId, "finish a call");
+    if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
+    throw error;
+  }
+  if (report.digestMismatch !== undefined) await voidApprovalOfCall(callId, report.digestMismatch);
+  publishEvents(callId, report.events);
+  const call = toCall(row);
+  publishEnd(callId, call);
+  return call;
+}

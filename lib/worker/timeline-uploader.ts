@@ -1,0 +1,106 @@
+import type { CallEvent, CallSandbox } from "@/lib/types/call";
+import type { SpawnReport } from "@/lib/types/worker";
+import { ConsoleRequestError, type ConsoleClient } from "./console-client";
+
+/** Most lines sent in one report (the console accepts up to 5,000). */
+const MAX_BATCH_EVENTS = 1000;
+/** Most bytes of lines sent in one report. */
+const MAX_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The timeline of one call on its worker (DESIGN.md: workers stream timeline batches; stderr lines
+ * reach the browser live and the database within 1 s): numbers lines from 1 and sends them to the
+ * console as soon as no report is in flight — a line alone when lines are rare (lowest latency), in
+ * batches when they come fast (one report in flight at a time). A report the console cannot take now
+ * is retried (ConsoleClient.sendEvents); when the console answers that the call is no longer this
+ * worker's (403/409), `onLost` is called once and nothing more is sent.
+ */
+export class TimelineUploader {
+  private seq = 0;
+  private buffer: CallEvent[] = [];
+  private spawned: SpawnReport | null = null;
+  private sandbox: CallSandbox | null = null;
+  private inFlight: Promise<void> | null = null;
+  private lost = false;
+  private closed = false;
+
+  constructor(
+    private readonly client: ConsoleClient,
+    private readonly workerId: string,
+    private readonly callId: string,
+    private readonly onLost: (reason: string) => void,
+  ) {}
+
+  /** Number of lines appended so far (the last seq). */
+  get count(): number {
+    return this.seq;
+  }
+
+  /** Appends one line now (`at` = now) and sends it soon. */
+  append(stream: CallEvent["stream"], line: string): void {
+    this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line });
+    this.kick();
+  }
+
+  /** Sends where the call's process runs with the next report. */
+  reportSpawn(spawned: SpawnReport): void {
+    this.spawned = spawned;
+    this.kick();
+  }
+
+  /** Sends how the call is sandboxed with the next report. */
+  reportSandbox(sandbox: CallSandbox): void {
+    this.sandbox = sandbox;
+  }
+
+  /**
+   * Waits for the report in flight and returns the lines (and the spawn) not sent yet, which the
+   * caller puts in its finish report (one request fewer at the end of every call). Nothing is sent
+   * after this.
+   */
+  async drain(): Promise<{ events: CallEvent[]; spawned: SpawnReport | null }> {
+    this.closed = true;
+    // A report in flight either lands or puts its lines back (in order) for the finish report.
+    while (this.inFlight) await this.inFlight;
+    const rest = this.buffer;
+    this.buffer = [];
+    const spawned = this.spawned;
+    this.spawned = null;
+    return { events: rest, spawned };
+  }
+
+  private kick(): void {
+    if (this.inFlight || this.lost || this.closed) return;
+    if (this.buffer.length === 0 && !this.spawned) return;
+    this.inFlight = this.sendNext().finally(() => {
+      this.inFlight = null;
+      if (this.buffer.length > 0 || this.spawned) this.kick();
+    });
+  }
+
+  private async sendNext(): Promise<void> {
+    const batch: CallEvent[] = [];
+    let bytes = 0;
+    while (this.buffer.length > 0 && batch.length < MAX_BATCH_EVENTS && bytes < MAX_BATCH_BYTES) {
+      const event = this.buffer.shift()!;
+      batch.push(event);
+      bytes += event.line.length;
+    }
+    const spawned = this.spawned;
+    this.spawned = null;
+    const report = { events: batch, ...(spawned ? { spawned } : {}), ...(this.sandbox ? { sandbox: this.sandbox } : {}) };
+    try {
+      await this.client.sendEvents(this.workerId, this.callId, report);
+    } catch (error) {
+      if (error instanceof ConsoleRequestError && (error.status === 403 || error.status === 409 || error.status === 404)) {
+        this.lost = true;
+        this.onLost(error.message);
+        return;
+      }
+      // Not taken after every retry: keep the lines for the finish report, which retries again.
+      this.buffer.unshift(...batch);
+      if (spawned) this.spawned = spawned;
+      console.error(`worker: timeline lines of call ${this.callId} not delivered yet: ${(error as Error).message}`);
+    }
+  }
+}

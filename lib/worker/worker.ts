@@ -1,0 +1,230 @@
+import os from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
+import type { WorkerSession } from "@/lib/types/worker";
+import type { WorkerConfig } from "@/lib/server/env";
+import { sweepStaleCgroups } from "@/lib/server/executor/sandbox/call-cgroup";
+import { closeInheritableFds } from "@/lib/server/executor/sandbox/inherited-fds";
+import { detectSandboxHost, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
+import { pruneSnapshots } from "@/lib/server/skills/skill-snapshot";
+import { ConsoleClient, ConsoleRequestError } from "./console-client";
+import { runAssignment, stopCall, type RunningCall } from "./run-assignment";
+import { killLeftoverGroups } from "./running-records";
+import { scanCatalog, type SkillCatalog } from "./skill-catalog";
+import { prepareSnapshotStore } from "./snapshot-store";
+
+/** How long snapshots nobody used stay on disk, in ms. */
+const SNAPSHOT_MAX_AGE_MS = 24 * 3600 * 1000;
+
+/** The cgroup folder name of a worker's calls (under the cgroup the worker runs in). */
+export function workerCgroupName(name: string): string {
+  return `skill-worker-${name.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+}
+
+/** A worker process's loop (DESIGN.md "Workers and the sandbox"). */
+export class Worker {
+  private readonly client: ConsoleClient;
+  private readonly running = new Map<string, RunningCall>();
+  private catalog: SkillCatalog = { skills: new Map(), reports: [] };
+  private session: WorkerSession | null = null;
+  private host: SandboxHost | null = null;
+  private readonly stopping = new AbortController();
+  private loops: Promise<void>[] = [];
+  private rescanning: Promise<void> | null = null;
+  private rescanAgain = false;
+  /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
+  private snapshotProblem: string | null = null;
+
+  constructor(
+    private readonly config: WorkerConfig,
+    token: string,
+    private readonly version: string,
+    private readonly log: (line: string) => void = (line) => console.log(line),
+  ) {
+    this.client = new ConsoleClient(config.consoleUrl, token);
+  }
+
+  /** The worker session's id once registered (tests, logs). */
+  get id(): string | null {
+    return this.session?.id ?? null;
+  }
+
+  /** Ids of the calls running here now. */
+  runningIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /**
+   * Starts the worker: closes file descriptors it inherited without close-on-exec (closeInheritableFds),
+   * probes the sandbox (detectSandboxHost), kills what a previous run of this worker
+   * left (process groups it recorded, its calls' cgroups), scans and digests its skills, registers
+   * with the console (retrying while the console is unreachable or starting), then keeps one claim
+   * poll open and renews the leases of its calls every third of the lease. Resolves once registered.
+   * Throws ConsoleRequestError when the console refuses the worker (a bad or revoked token: 401).
+   */
+  async start(): Promise<void> {
+    const { config } = this;
+    // A descriptor this process inherited without close-on-exec would reach every skill (a way out of the sandbox).
+    const closed = closeInheritableFds();
+    if (closed.length > 0) this.log(`worker: closed inherited file descriptors ${closed.join(", ")} so no skill inherits them`);
+    this.host = await detectSandboxHost({ mode: config.sandbox.mode, uid: config.sandbox.uid, limits: { memoryMb: config.sandbox.memoryLimitMb, pids: config.sandbox.pidsLimit, cpu: config.sandbox.cpuLimit }, cgroupName: workerCgroupName(config.name) });
+    if (this.host.warning) this.log(`worker: warning: ${this.host.warning}`);
+    const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
+    if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);
+    const snapshots = await prepareSnapshotStore(config.stateDir, this.host.mode === "bwrap" ? this.host.uid : null);
+    this.snapshotProblem = snapshots.problem;
+    if (snapshots.problem) this.log(`worker: sandboxed calls cannot run: ${snapshots.problem}`);
+    await pruneSnapshots(snapshots.store, new Set(), SNAPSHOT_MAX_AGE_MS);
+    this.catalog = await scanCatalog(config);
+    this.session = await this.register();
+    const unavailable = this.catalog.reports.filter((report) => !report.available).length;
+    this.log(`worker: ${config.name} registered with ${config.consoleUrl} as ${this.session.id}: ${this.catalog.reports.length} skills (${unavailable} unavailable here), sandbox ${this.host.mode}, ${config.concurrency} at once`);
+    this.loops = [this.claimLoop(), this.leaseLoop()];
+  }
+
+  private async register(): Promise<WorkerSession> {
+    const host = this.host!;
+    let wait = 200;
+    for (;;) {
+      try {
+        return await this.client.register({
+          name: this.config.name,
+          labels: this.config.labels,
+          host: os.hostname(),
+          version: this.version,
+          pid: process.pid,
+          concurrency: this.config.concurrency,
+          sandbox: { requested: host.requested, mode: host.mode, warning: host.warning, uid: host.uid, limits: host.limits, kill: host.kill },
+          skills: this.catalog.reports,
+        });
+      } catch (error) {
+        if (!(error instanceof ConsoleRequestError) || !error.retryable || this.stopping.signal.aborted) throw error;
+        this.log(`worker: the console is not reachable yet (${error.message}); retrying`);
+      }
+      await delay(wait, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      wait = Math.min(wait * 2, 5_000);
+    }
+  }
+
+  /** Aborts the claim poll in flight when it asked for nothing (capacity 0): a slot just freed up. */
+  private idlePoll: AbortController | null = null;
+
+  private async claimLoop(): Promise<void> {
+    const session = this.session!;
+    while (!this.stopping.signal.aborted) {
+      const capacity = Math.max(0, this.config.concurrency - this.running.size);
+      // A poll that asks for no calls can be dropped at any time (it claims nothing, and cancels are
+      // derived from the database again on the next poll and lease renewal); one that asks for calls
+      // is never aborted, so a call claimed for it is never lost in an abandoned answer.
+      const poll = new AbortController();
+      if (capacity === 0) this.idlePoll = poll;
+      try {
+        const answer = await this.client.claim(session.id, capacity, session.pollMs, AbortSignal.any([this.stopping.signal, poll.signal]));
+        for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
+        if (answer.rescan) void this.rescan();
+        for (const assignment of answer.calls) this.startCall(assignment);
+      } catch (error) {
+        if (this.stopping.signal.aborted) return;
+        if (poll.signal.aborted) continue;
+        if (error instanceof ConsoleRequestError && error.status === 401) return this.cutOff(error.message);
+        this.log(`worker: claiming failed (${(error as Error).message}); retrying`);
+        await delay(1000, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      } finally {
+        if (this.idlePoll === poll) this.idlePoll = null;
+      }
+    }
+  }
+
+  private startCall(assignment: Parameters<typeof runAssignment>[1]): void {
+    const running = runAssignment(
+      {
+        config: this.config,
+        host: this.host!,
+        client: this.client,
+        workerId: this.session!.id,
+        skill: (name) => this.catalog.skills.get(name),
+        unusable: () => this.snapshotProblem,
+        onDrift: () => void this.rescan(),
+      },
+      assignment,
+    );
+    this.running.set(assignment.callId, running);
+    void running.done.finally(() => {
+      this.running.delete(assignment.callId);
+      this.idlePoll?.abort();
+    });
+  }
+
+  private cancel(callId: string, status: "cancelled" | "interrupted", message: string): void {
+    const running = this.running.get(callId);
+    if (running) stopCall(running, status, message);
+  }
+
+  private async leaseLoop(): Promise<void> {
+    const session = this.session!;
+    const every = Math.max(100, Math.floor(session.leaseMs / 3));
+    while (!this.stopping.signal.aborted) {
+      await delay(every, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      if (this.stopping.signal.aborted) return;
+      try {
+        const answer = await this.client.renewLeases(session.id, this.runningIds());
+        for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
+        for (const id of answer.lost) {
+          const running = this.running.get(id);
+          if (!running) continue;
+          running.lost = true;
+          stopCall(running, "interrupted", "the console ended the call (its lease lapsed)");
+        }
+      } catch (error) {
+        if (error instanceof ConsoleRequestError && error.status === 401) return this.cutOff(error.message);
+        this.log(`worker: renewing leases failed (${(error as Error).message})`);
+      }
+    }
+  }
+
+  /**
+   * Rescans the roots and reports the skills again (the console reloaded, or a copy drifted). Coalesced:
+   * a rescan asked for while one runs runs once more after it. Resolves when the report is sent.
+   */
+  rescan(): Promise<void> {
+    if (this.rescanning) {
+      this.rescanAgain = true;
+      return this.rescanning;
+    }
+    this.rescanning = (async () => {
+      do {
+        this.rescanAgain = false;
+        this.catalog = await scanCatalog(this.config);
+        await this.client.reportSkills(this.session!.id, this.catalog.reports).catch((error: unknown) => this.log(`worker: reporting skills failed: ${(error as Error).message}`));
+      } while (this.rescanAgain);
+    })().finally(() => {
+      this.rescanning = null;
+    });
+    return this.rescanning;
+  }
+
+  /** The console refused this worker's token (revoked): stop every call and leave. */
+  private cutOff(message: string): void {
+    this.log(`worker: the console refused this worker (${message}); stopping`);
+    void this.stop("the worker's token was revoked");
+  }
+
+  /**
+   * Stops the worker (SIGTERM, SIGINT, the console that started it went away): no new claims, every
+   * running call is stopped (its whole process tree) and reported `interrupted` with `reason`, then the
+   * session says goodbye. Resolves once done (callers bound the wait). Idempotent.
+   */
+  async stop(reason = "the worker stopped while the call ran"): Promise<void> {
+    if (this.stopping.signal.aborted) return this.stopped;
+    this.stopping.abort();
+    this.stopped = (async () => {
+      const calls = [...this.running.values()];
+      for (const running of calls) stopCall(running, "interrupted", reason);
+      await Promise.allSettled(calls.map((running) => running.done));
+      await Promise.allSettled(this.loops);
+      if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
+    })();
+    return this.stopped;
+  }
+
+  private stopped: Promise<void> = Promise.resolve();
+}
