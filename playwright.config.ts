@@ -90,6 +90,9 @@ export default defineConfig({
       CONSOLE_ADMIN_PASSWORD: E2E_ADMIN.password,
       CONSOLE_AUTH_SECRET: E2E_AUTH_SECRET,
       LOGIN_MAX_FAILURES: String(E2E_LOGIN_MAX_FAILURES),
+      // The native skills are a copy of the bundled ones (outside the bundled folder) and a fixture
+      // writes its run markers to the host's /tmp: the operator allows what they declare.
+      SKILL_SANDBOX_ALLOW_PATHS: "/",
     },
   },
 });

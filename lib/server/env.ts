@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { resolveDatabaseUrl } from "./database-url";
+import { resolveDatabaseUrl, sqlitePathOf } from "./database-url";
 import { parseSandboxAllowPaths } from "./executor/sandbox/sandbox-declaration";
 import { sandboxHiddenPaths } from "./skills/sandbox-allowance";
 import { DEFAULT_SKILL_FOLDER_LIMITS, type SkillFolderLimits } from "./skills/skill-folder";
@@ -244,11 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
   if (leaseMs < 300) throw new ConfigError(`CALL_LEASE_MS=${leaseMs} must be at least 300`);
   const skillRoots = externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath];
   const dataDir = path.resolve("./data");
+  const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
   return {
     skillRoots,
     externalRootsConfigured,
     skillsPath,
-    databaseUrl: resolveDatabaseUrl(env.DATABASE_URL),
+    databaseUrl,
     host: env.HOST && env.HOST.trim() !== "" ? env.HOST.trim() : "127.0.0.1",
     port: positiveInt(env, "PORT", 3000, 65535),
     defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
@@ -275,9 +276,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     localWorker: booleanSetting(env, "CONSOLE_LOCAL_WORKER", true),
     sandboxAllowPaths: sandboxSettingsOf(env).allowPaths,
     bundledSkillsDir: path.resolve("./skills"),
-    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath }),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath, databaseFile: sqliteFileOf(databaseUrl) }),
     skillFolderLimits: skillFolderLimitsOf(env),
   };
+}
+
+/** The SQLite file of a `file:` URL (its folder is hidden from every sandbox), or null for another database. */
+function sqliteFileOf(url: string): string | null {
+  return url.startsWith("file:") ? sqlitePathOf(url) : null;
 }
 
 function skillFolderLimitsOf(env: NodeJS.ProcessEnv): SkillFolderLimits {

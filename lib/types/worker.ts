@@ -55,6 +55,11 @@ export interface WorkerSession {
   leaseMs: number;
   /** Longest a claim poll is held open, in ms. */
   pollMs: number;
+  /**
+   * What the console keeps on its own host that no sandbox may show (its folder, data, database,
+   * roots): a worker on the same host masks these besides its own hidden paths; elsewhere they do not exist.
+   */
+  hiddenPaths: string[];
 }
 
 /** `POST /api/v1/workers/{id}/claim` body: how many calls the worker can start now. */

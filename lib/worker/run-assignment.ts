@@ -43,6 +43,8 @@ export interface RunContext {
   skill: (name: string) => RegisteredSkill | undefined;
   /** Called when the worker's copy of a skill turned out not to match: the worker rescans and reports. */
   onDrift: (skill: string) => void;
+  /** Paths every sandbox masks (the worker's and the console's hidden paths). */
+  hiddenPaths: readonly string[];
   /** Why this worker cannot run calls at all now (its snapshot store is unreachable), or null. */
   unusable: () => string | null;
 }
@@ -124,7 +126,7 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
   timeline.reportSandbox(sandbox);
   let command: ReturnType<typeof commandFor>;
   try {
-    command = commandFor(host, plan, snapshot, skill, config);
+    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths);
   } catch (error) {
     await cgroup.remove().catch(() => undefined);
     return refuse("failed", `the sandbox of ${skill.name} could not be set up on worker ${config.name}: ${(error as Error).message}`);
@@ -204,7 +206,7 @@ function commandFor(
   plan: CallPlan,
   snapshot: SkillSnapshot,
   skill: RegisteredSkill,
-  config: WorkerConfig,
+  hiddenPaths: readonly string[],
 ): { command: string; args: string[]; cwd: string; env: Record<string, string>; extraFds: number[]; bindFds: number[] } {
   if (host.mode === "bwrap") {
     // Bound by descriptor: what the sandbox sees is the snapshot opened here, whatever happens to paths.
@@ -217,7 +219,7 @@ function commandFor(
       env: childEnvironment(skill, { home: SANDBOX_HOME }),
       binds,
       declaration: skill.sandbox,
-      hiddenPaths: config.sandboxHiddenPaths,
+      hiddenPaths: [...hiddenPaths],
       home: SANDBOX_HOME,
     });
     // bwrap's own working folder does not matter: it changes into the skill's folder inside.

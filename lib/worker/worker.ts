@@ -31,6 +31,8 @@ export class Worker {
   private loops: Promise<void>[] = [];
   private rescanning: Promise<void> | null = null;
   private rescanAgain = false;
+  /** Paths every sandbox masks: this worker's own and the console's (WorkerSession.hiddenPaths). */
+  private hiddenPaths: string[] = [];
   /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
   private snapshotProblem: string | null = null;
 
@@ -76,6 +78,7 @@ export class Worker {
     await pruneSnapshots(snapshots.store, new Set(), SNAPSHOT_MAX_AGE_MS);
     this.catalog = await scanCatalog(config);
     this.session = await this.register();
+    this.hiddenPaths = [...new Set([...config.sandboxHiddenPaths, ...(this.session.hiddenPaths ?? [])])].sort();
     const unavailable = this.catalog.reports.filter((report) => !report.available).length;
     this.log(`worker: ${config.name} registered with ${config.consoleUrl} as ${this.session.id}: ${this.catalog.reports.length} skills (${unavailable} unavailable here), sandbox ${this.host.mode}, ${config.concurrency} at once`);
     this.loops = [this.claimLoop(), this.leaseLoop()];
@@ -142,6 +145,7 @@ export class Worker {
         client: this.client,
         workerId: this.session!.id,
         skill: (name) => this.catalog.skills.get(name),
+        hiddenPaths: this.hiddenPaths,
         unusable: () => this.snapshotProblem,
         onDrift: () => void this.rescan(),
       },

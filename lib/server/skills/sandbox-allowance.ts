@@ -13,6 +13,8 @@ export interface HiddenPathSources {
   skillRoots: readonly string[];
   /** The native skills path. */
   skillsPath: string;
+  /** The SQLite database file, when there is one: its folder holds the -wal and -shm files too. */
+  databaseFile?: string | null;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface HiddenPathSources {
  */
 export function sandboxHiddenPaths(sources: HiddenPathSources): string[] {
   const paths = [sources.installDir, sources.dataDir, sources.skillsPath, ...sources.skillRoots, "/root", "/home", os.homedir()];
+  if (sources.databaseFile) paths.push(path.dirname(sources.databaseFile));
   return [...new Set(paths.filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry)))].sort();
 }
 

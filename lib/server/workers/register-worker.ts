@@ -43,7 +43,8 @@ export async function registerWorker(caller: WorkerCaller, registration: WorkerR
       tx,
     );
   }, TRANSACTION_OPTIONS);
-  return { id, name: registration.name, labels, leaseMs: config().leaseMs, pollMs: claimPollMs() };
+  const settings = config();
+  return { id, name: registration.name, labels, leaseMs: settings.leaseMs, pollMs: claimPollMs(), hiddenPaths: settings.sandboxHiddenPaths };
 }
 
 /**

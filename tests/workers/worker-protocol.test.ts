@@ -1,0 +1,162 @@
+/**
+ * The worker protocol (DESIGN.md "Workers and the sandbox"): endpoints under /api/v1/workers/… accept
+ * only worker tokens, a worker touches only calls it claimed (403, audited), a call goes only to a
+ * worker holding the skill with the call's digest (drift is never given the call), `target` names a
+ * worker or a label, and revoking a worker token ends its workers' running calls `interrupted`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as tokensRoute from "@/app/api/v1/worker-tokens/route";
+import * as tokenRoute from "@/app/api/v1/worker-tokens/[id]/route";
+import * as workersRoute from "@/app/api/v1/workers/route";
+import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
+import { db } from "@/lib/server/db";
+import type { Call } from "@/lib/types/call";
+import type { SkillHolders, WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
+import { ConsoleClient } from "@/lib/worker/console-client";
+import { createPersonaRow, errorOf, requestCall, waitForStatus } from "../api/approvals-fixtures";
+import { registerProtocolWorker } from "../helpers/protocol-worker";
+import { invoke } from "../helpers/route-client";
+import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { createPerson } from "../helpers/test-people";
+import { startTestWorker, testApiUrl, useOwnWorkers } from "../helpers/test-worker";
+
+let testConsole: TestConsole;
+let markers: string;
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole({ MARKER_DIR: "", CALL_LEASE_MS: "3000" });
+  useOwnWorkers();
+  markers = path.join(testConsole.dir, "markers");
+  fs.mkdirSync(markers);
+  process.env.MARKER_DIR = markers;
+  writeSkill(testConsole.root, "echo", { name: "echo", env_allow: ["MARKER_DIR"], schema: { type: "object", properties: { tag: { type: "string", pattern: "^[a-z0-9-]+$" } } } }, 'tag=$(sed -E \'s/.*"tag":"([a-z0-9-]*)".*/\\1/\'); echo "$WORKER_LABEL" > "$MARKER_DIR/ran-$tag"; echo "{\\"tag\\": \\"$tag\\"}"');
+  writeSkill(testConsole.root, "sleeper", { name: "sleeper", timeout_seconds: 60 }, "sleep 30");
+  await createPersonaRow("runner", "mutating-with-confirm");
+});
+
+async function digestOf(skill: string): Promise<string> {
+  const holders = (await (await invoke(holdersRoute.GET, `/api/v1/skills/${skill}/workers`, { params: { name: skill } })).json()) as SkillHolders;
+  return holders.digest!;
+}
+
+describe("worker endpoints accept only worker tokens", () => {
+  it("answers 401 to no credentials, a person's session, an API token and a revoked worker token", async () => {
+    const url = await testApiUrl();
+    const body = JSON.stringify({ capacity: 1 });
+    const anonymous = await fetch(`${url}/api/v1/workers/register`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    expect(anonymous.status).toBe(401);
+    expect(await errorOf(anonymous)).toEqual({ code: "unauthenticated", message: "worker endpoints accept only a worker token (Authorization: Bearer skw_…; made on the Workers page)" });
+    const admin = await createPerson("admin");
+    const asPerson = await fetch(`${url}/api/v1/workers/register`, { method: "POST", body, headers: { "content-type": "application/json", ...admin.headers } });
+    expect(asPerson.status).toBe(401);
+    const made = await invoke(tokensRoute.POST, "/api/v1/worker-tokens", { body: { name: "to-revoke", labels: ["eu"] }, as: admin.headers });
+    expect(made.status).toBe(201);
+    const { token, workerToken } = (await made.json()) as { token: string; workerToken: WorkerTokenInfo };
+    expect(token).toMatch(/^skw_[A-Za-z0-9_-]{43}$/);
+    expect(workerToken).toMatchObject({ name: "to-revoke", labels: ["eu"], local: false, revokedAt: null, prefix: token.slice(0, 10) });
+    expect(JSON.stringify(await (await invoke(tokensRoute.GET, "/api/v1/worker-tokens", { as: admin.headers })).json())).not.toContain(token);
+    const revoked = await invoke(tokenRoute.DELETE, `/api/v1/worker-tokens/${workerToken.id}`, { method: "DELETE", params: { id: workerToken.id }, as: admin.headers });
+    expect(revoked.status).toBe(200);
+    const client = new ConsoleClient(url, token);
+    await expect(client.renewLeases("anything", [])).rejects.toMatchObject({ status: 401, message: "the worker token is invalid or revoked" });
+    // A worker token is not an API token either.
+    const asWorker = await fetch(`${url}/api/v1/skills`, { headers: { authorization: `Bearer ${token}` } });
+    expect(asWorker.status).toBe(401);
+  });
+
+  it("lets only admins make worker tokens", async () => {
+    const operator = await createPerson("operator");
+    const refused = await invoke(tokensRoute.POST, "/api/v1/worker-tokens", { body: { name: "nope" }, as: operator.headers });
+    expect(refused.status).toBe(403);
+    expect(await db().workerToken.count({ where: { name: "nope" } })).toBe(0);
+  });
+});
+
+describe("a worker touches only the calls it claimed", () => {
+  it("refuses events and finish for another worker's call (403, audited) and for its own ended call (409)", async () => {
+    const digest = await digestOf("sleeper");
+    const owner = await registerProtocolWorker("owner", [{ name: "sleeper", digest, available: true, reason: null }]);
+    const intruder = await registerProtocolWorker("intruder", [{ name: "sleeper", digest: "0".repeat(64), available: true, reason: null }]);
+    const { call } = (await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
+    const claim = await owner.client.claim(owner.session.id, 4, owner.session.pollMs, AbortSignal.timeout(10_000));
+    expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
+    expect(claim.calls[0]).toMatchObject({ skill: "sleeper", skillDigest: digest, digest: call.digest, argsJson: "{}" });
+
+    const events = { events: [{ seq: 1, at: new Date().toISOString(), stream: "stderr", line: "forged" }] };
+    await expect(intruder.client.sendEvents(intruder.session.id, call.id, events as never)).rejects.toMatchObject({ status: 403 });
+    const finish = { status: "succeeded", exitCode: 0, result: '{"forged": true}', error: null, durationMs: 1, stderrTruncated: false, events: [] } as const;
+    await expect(intruder.client.finish(intruder.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `call ${call.id} was not claimed by worker intruder (${intruder.session.id})` });
+    // Its own token cannot pose as the owner's session either.
+    await expect(intruder.client.finish(owner.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `worker session ${owner.session.id} belongs to another worker token` });
+    const refusals = await db().auditEvent.findMany({ where: { action: "worker.refused" }, orderBy: { id: "asc" } });
+    expect(refusals.map((entry) => [entry.actor, JSON.parse(entry.details).what])).toEqual([
+      ["worker-token:intruder", "report timeline lines"],
+      ["worker-token:intruder", "finish a call"],
+      ["worker-token:intruder", "finish a call"],
+    ]);
+    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("running");
+    expect(await db().callEvent.count({ where: { callId: call.id } })).toBe(0);
+
+    await owner.client.finish(owner.session.id, call.id, { ...finish, result: '{"ok": true}', events: [{ seq: 1, at: new Date().toISOString(), stream: "stderr", line: "done" }] });
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "succeeded", result: '{"ok": true}', workerName: "owner" });
+    await expect(owner.client.finish(owner.session.id, call.id, finish)).rejects.toMatchObject({ status: 409, message: `call ${call.id} is succeeded, no longer running on this worker: stop it` });
+  });
+});
+
+describe("claims are bound to the skill's digest", () => {
+  it("never hands a call to a worker whose copy has another digest, and shows it drifted", async () => {
+    const digest = await digestOf("echo");
+    const drifted = await registerProtocolWorker("drifted", [{ name: "echo", digest: "f".repeat(64), available: true, reason: null }]);
+    const { call } = (await (await requestCall("echo", { args: { tag: "drift" }, wait: false })).json()) as { call: Call };
+    const claim = await drifted.client.claim(drifted.session.id, 4, drifted.session.pollMs, AbortSignal.timeout(10_000));
+    expect(claim.calls).toEqual([]);
+    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("queued");
+    const holders = (await (await invoke(holdersRoute.GET, "/api/v1/skills/echo/workers", { params: { name: "echo" } })).json()) as SkillHolders;
+    expect(holders.digest).toBe(digest);
+    expect(holders.workers.find((worker) => worker.name === "drifted")).toMatchObject({ digest: "f".repeat(64), drifted: true, state: "live" });
+    const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
+    expect(workers.find((worker) => worker.name === "drifted")).toMatchObject({ drifted: ["echo"], state: "live", labels: [] });
+    // A worker with the right copy takes it.
+    await startTestWorker({ WORKER_NAME: "right" });
+    expect(await waitForStatus(call.id, ["succeeded", "failed"])).toBe("succeeded");
+    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).workerName).toBe("right");
+  });
+
+  it("runs a call naming a target only on that worker, by name or by label", async () => {
+    await startTestWorker({ WORKER_NAME: "eu-1", WORKER_LABELS: "eu,gpu" });
+    await startTestWorker({ WORKER_NAME: "us-1", WORKER_LABELS: "us" });
+    for (const [target, worker] of [["eu-1", "eu-1"], ["us", "us-1"], ["gpu", "eu-1"]] as const) {
+      for (let round = 0; round < 3; round++) {
+        const response = await requestCall("echo", { args: { tag: `t-${target}-${round}` }, target });
+        const { call } = (await response.json()) as { call: Call };
+        expect(call).toMatchObject({ status: "succeeded", target, worker });
+      }
+    }
+    const nobody = (await (await requestCall("echo", { args: { tag: "nobody" }, target: "mars", wait: false })).json()) as { call: Call };
+    // A later call that every worker could see ran: they looked at the older one first and left it.
+    const later = (await (await requestCall("echo", { args: { tag: "later" } })).json()) as { call: Call };
+    expect(later.status).toBe("succeeded");
+    expect((await db().call.findUniqueOrThrow({ where: { id: nobody.call.id } })).status).toBe("queued");
+    expect(await db().auditEvent.count({ where: { callId: nobody.call.id, action: "call.claimed" } })).toBe(0);
+    expect((await requestCall("echo", { args: {}, target: "bad target!" })).status).toBe(400);
+  });
+});
+
+describe("revoking a worker token", () => {
+  it("ends its workers' running calls interrupted and cuts the worker off", async () => {
+    const worker = await startTestWorker({ WORKER_NAME: "doomed-by-revoke", WORKER_LABELS: "revoke" });
+    const { call } = (await (await requestCall("sleeper", { args: {}, target: "revoke", wait: false })).json()) as { call: Call };
+    await waitForStatus(call.id, ["running"]);
+    const session = await db().worker.findFirstOrThrow({ where: { name: "doomed-by-revoke", stoppedAt: null } });
+    const response = await invoke(tokenRoute.DELETE, `/api/v1/worker-tokens/${session.tokenId}`, { method: "DELETE", params: { id: session.tokenId } });
+    expect(response.status).toBe(200);
+    const ended = await db().call.findUniqueOrThrow({ where: { id: call.id } });
+    expect(ended).toMatchObject({ status: "interrupted", error: "worker token doomed-by-revoke was revoked while the call ran" });
+    expect((await db().worker.findUniqueOrThrow({ where: { id: session.id } })).stoppedAt).not.toBeNull();
+    // The worker notices at its next request and stops its process.
+    await expect.poll(() => worker.runningIds().length, { timeout: 10_000 }).toBe(0);
+    await reloadTestConsole();
+  });
+});
