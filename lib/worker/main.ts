@@ -41,6 +41,11 @@ async function main(): Promise<void> {
   }
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => exit(0, signal));
   worker = new Worker(config, token, version);
+  const started = worker;
+  // A worker the console cut off (its token revoked) has stopped its calls: the process ends.
+  void started.whenStopped().then(() => {
+    if (started.cutOffReason !== null) exit(1, "the console refused its token");
+  });
   try {
     await worker.start();
   } catch (error) {

@@ -179,7 +179,13 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     // Set by stopCall while the process ran (TypeScript narrowed it to null above).
     const stop = running.stopReason as RunningCall["stopReason"];
     if (read.status === "cancelled" && stop?.status === "interrupted") verdict = { ...read, status: "interrupted", error: stop.message };
-    if (limitHit && verdict.status !== "succeeded") verdict = { ...verdict, status: verdict.status === "cancelled" || verdict.status === "interrupted" ? verdict.status : "failed", error: verdict.error ? `${limitHit} (${verdict.error})` : limitHit };
+    // A process of the call killed for memory fails the call even if the skill carried on (its result
+    // may be missing what that process was doing); other limits show in the error of a call that failed.
+    const oomKilled = limitHit?.includes("memory limit") === true;
+    if (limitHit && (verdict.status !== "succeeded" || oomKilled)) {
+      const status = verdict.status === "cancelled" || verdict.status === "interrupted" ? verdict.status : "failed";
+      verdict = { ...verdict, status, result: status === "failed" && verdict.status === "succeeded" ? null : verdict.result, error: verdict.error ? `${limitHit} (${verdict.error})` : limitHit };
+    }
     timeline.append("system", endLine(outcome, verdict.status, verdict.error));
     // A subprocess skill's result is its stdout verbatim (seed 000); a script's is {"stdout": text}.
     const result = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();

@@ -209,8 +209,20 @@ export class Worker {
   /** The console refused this worker's token (revoked): stop every call and leave. */
   private cutOff(message: string): void {
     this.log(`worker: the console refused this worker (${message}); stopping`);
+    this.cutOffReason ??= message;
     void this.stop("the worker's token was revoked");
   }
+
+  /** Set when the console refused this worker's token; the worker has stopped or is stopping. */
+  cutOffReason: string | null = null;
+
+  /** Resolves once the worker stopped, whoever stopped it (a signal, its parent, a revoked token). */
+  whenStopped(): Promise<void> {
+    return this.stoppedSignal;
+  }
+
+  private markStopped: () => void = () => undefined;
+  private readonly stoppedSignal = new Promise<void>((resolve) => (this.markStopped = resolve));
 
   /**
    * Stops the worker (SIGTERM, SIGINT, the console that started it went away): no new claims, every
@@ -226,7 +238,7 @@ export class Worker {
       await Promise.allSettled(calls.map((running) => running.done));
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
-    })();
+    })().finally(() => this.markStopped());
     return this.stopped;
   }
 

@@ -13,7 +13,7 @@ import * as workersRoute from "@/app/api/v1/workers/route";
 import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
 import { db } from "@/lib/server/db";
 import type { Call } from "@/lib/types/call";
-import type { SkillHolders, WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
+import type { FinishReport, SkillHolders, WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
 import { ConsoleClient } from "@/lib/worker/console-client";
 import { createPersonaRow, errorOf, requestCall, waitForStatus } from "../api/approvals-fixtures";
 import { registerProtocolWorker } from "../helpers/protocol-worker";
@@ -86,7 +86,7 @@ describe("a worker touches only the calls it claimed", () => {
 
     const events = { events: [{ seq: 1, at: new Date().toISOString(), stream: "stderr", line: "forged" }] };
     await expect(intruder.client.sendEvents(intruder.session.id, call.id, events as never)).rejects.toMatchObject({ status: 403 });
-    const finish = { status: "succeeded", exitCode: 0, result: '{"forged": true}', error: null, durationMs: 1, stderrTruncated: false, events: [] } as const;
+    const finish: FinishReport = { status: "succeeded", exitCode: 0, result: '{"forged": true}', error: null, durationMs: 1, stderrTruncated: false, events: [] };
     await expect(intruder.client.finish(intruder.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `call ${call.id} was not claimed by worker intruder (${intruder.session.id})` });
     // Its own token cannot pose as the owner's session either.
     await expect(intruder.client.finish(owner.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `worker session ${owner.session.id} belongs to another worker token` });
@@ -137,7 +137,7 @@ describe("claims are bound to the skill's digest", () => {
     const nobody = (await (await requestCall("echo", { args: { tag: "nobody" }, target: "mars", wait: false })).json()) as { call: Call };
     // A later call that every worker could see ran: they looked at the older one first and left it.
     const later = (await (await requestCall("echo", { args: { tag: "later" } })).json()) as { call: Call };
-    expect(later.status).toBe("succeeded");
+    expect(later.call.status).toBe("succeeded");
     expect((await db().call.findUniqueOrThrow({ where: { id: nobody.call.id } })).status).toBe("queued");
     expect(await db().auditEvent.count({ where: { callId: nobody.call.id, action: "call.claimed" } })).toBe(0);
     expect((await requestCall("echo", { args: {}, target: "bad target!" })).status).toBe(400);
