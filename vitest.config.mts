@@ -7,7 +7,14 @@ import { defineConfig } from "vitest/config";
  * run in forked workers with a modest parallelism that suits a 2-core machine.
  */
 export default defineConfig({
-  resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": path.dirname(fileURLToPath(import.meta.url)),
+      // Marks server modules for Next.js's bundler (which turns it into nothing on the server and an
+      // error in a client bundle); tests run server code as plain Node, where it is nothing too.
+      "server-only": path.join(path.dirname(fileURLToPath(import.meta.url)), "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",

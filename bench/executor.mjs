@@ -1,17 +1,21 @@
 /**
  * Executor overhead benchmark: latency of one trivial call (`bench_noop`: sh reads stdin, prints
  * {"ok":true}) through `POST /api/v1/skills/bench_noop/calls` with `wait: true`, sequentially, against
- * spawning the same script directly from this process (own process group, stdin JSON, wait for exit
- * and closed pipes). After a warm-up, console calls and direct spawns alternate; p50/p95 of each. Also
- * reports the console's own `durationMs` (spawn to process group gone), which splits the overhead into
- * process handling and everything around it (HTTP, validation, database, timeline), and the medians
- * of the call's phases from its own timestamps (createdAt, startedAt, endedAt; ms resolution).
+ * the same skill run directly from this process as the worker runs it (bench/lib/direct-spawn.ts:
+ * per-call cgroup, setpriv + bwrap with the worker's mounts, the snapshot bound by descriptor,
+ * startProcess, cgroup removed) and, for the sandbox's own cost, the same program spawned plainly from
+ * its snapshot with startProcess (no bwrap, no cgroup). After a warm-up the three alternate (console
+ * call, sandboxed spawn, plain spawn); p50/p95 of each and the differences in ms. CPU per call: the
+ * console's and the worker's own CPU plus the worker's waited-for children (the call's process tree),
+ * from /proc/<pid>/stat around each call; per direct spawn, this process's CPU plus its children's.
+ * Also the console's own `durationMs` (the worker's spawn to process group gone) and the medians of
+ * the call's phases from its own timestamps (createdAt, startedAt = the worker's spawn, endedAt).
  */
 import { request } from "./lib/http.mjs";
-import { spawnDirect } from "./lib/spawn.mjs";
+import { ownCpu, readCpu } from "./lib/server.mjs";
 import { median, percentile } from "./lib/stats.mjs";
 
-/** One console call of `skill` with empty args; throws unless it answered 200 and succeeded. */
+/** One console call of `skill` with `args`; throws unless it answered 200 and succeeded. */
 export async function consoleCall(server, skillName, args = {}) {
   const answer = await request(server.baseUrl, "POST", `/api/v1/skills/${skillName}/calls`, { args, wait: true });
   if (answer.status !== 200 || answer.json?.call?.status !== "succeeded") {
@@ -22,43 +26,88 @@ export async function consoleCall(server, skillName, args = {}) {
   return answer;
 }
 
-/** One direct spawn of `skill` with "{}" on stdin; throws unless it printed {"ok":true} and exited 0. */
-export async function directCall(skill) {
-  const run = await spawnDirect(skill, "{}");
-  if (run.code !== 0 || JSON.parse(run.stdout).ok !== true) throw new Error(`direct spawn exited ${run.code}: ${run.stdout}`);
-  return run;
+/** One direct run (`spawner.sandboxed` or `spawner.plain`) of `skill` with "{}"; throws unless it printed {"ok":true} and exited 0. */
+export async function directRun(run, skillName) {
+  const result = await run(skillName, "{}");
+  const { outcome } = result;
+  if (outcome.exitCode !== 0 || outcome.error || JSON.parse(outcome.stdout || "null")?.ok !== true) {
+    throw new Error(`direct spawn of ${skillName} ended ${outcome.end} (exit ${outcome.exitCode}): ${outcome.error ?? outcome.stdout.slice(0, 200)}`);
+  }
+  return result;
 }
 
+/** CPU (ms) of the console's server process and its local worker: each one's own, and the worker's children. */
+export function consoleCpu(server) {
+  const console = readCpu(server.pid);
+  const worker = server.workerPid ? readCpu(server.workerPid) : { selfMs: NaN, childrenMs: NaN };
+  return { console: console.selfMs, consoleChildren: console.childrenMs, worker: worker.selfMs, workerChildren: worker.childrenMs };
+}
+
+const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
+const sumOf = (values) => values.reduce((total, value) => total + value, 0);
+
 /** Runs the executor benchmark; returns `{ rows, notes }`. */
-export async function benchExecutor({ server, skill, calls, warmup }) {
+export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
   for (let i = 0; i < warmup; i++) {
-    await consoleCall(server, skill.name);
-    await directCall(skill);
+    await consoleCall(server, skill);
+    await directRun(spawner.sandboxed, skill);
+    await directRun(spawner.plain, skill);
   }
   const viaConsole = [];
   const recorded = [];
-  const direct = [];
-  const phases = { accept: [], queue: [], run: [], finish: [] };
+  const sandboxed = [];
+  const sandboxedProcess = [];
+  const plain = [];
+  const phases = { accept: [], claim: [], run: [], finish: [] };
+  const consoleCpuDeltas = [];
+  const sandboxedCpu = [];
+  const plainCpu = [];
   for (let i = 0; i < calls; i++) {
-    const answer = await consoleCall(server, skill.name);
+    const before = consoleCpu(server);
+    const answer = await consoleCall(server, skill);
+    consoleCpuDeltas.push(minus(consoleCpu(server), before));
     viaConsole.push(answer.ms);
     const call = answer.json.call;
     recorded.push(call.durationMs);
     const [created, started, ended] = [call.createdAt, call.startedAt, call.endedAt].map(Date.parse);
     phases.accept.push(created - answer.sentAt);
-    phases.queue.push(started - created);
+    phases.claim.push(started - created);
     phases.run.push(ended - started);
     phases.finish.push(answer.doneAt - ended);
-    direct.push((await directCall(skill)).ms);
+
+    let own = ownCpu();
+    const box = await directRun(spawner.sandboxed, skill);
+    let after = ownCpu();
+    sandboxedCpu.push(minus(after, own));
+    sandboxed.push(box.ms);
+    sandboxedProcess.push(box.outcome.durationMs);
+
+    own = after;
+    const bare = await directRun(spawner.plain, skill);
+    after = ownCpu();
+    plainCpu.push(minus(after, own));
+    plain.push(bare.ms);
   }
+  const p = (values, q) => percentile(values, q);
+  const cpuTotal = (deltas, keys) => sumOf(deltas.map((delta) => sumOf(keys.map((key) => delta[key])))) / deltas.length;
+  const consolePerCall = cpuTotal(consoleCpuDeltas, ["console", "consoleChildren", "worker", "workerChildren"]);
+  const sandboxedPerSpawn = cpuTotal(sandboxedCpu, ["selfMs", "childrenMs"]);
+  const plainPerSpawn = cpuTotal(plainCpu, ["selfMs", "childrenMs"]);
+  const target = (difference) => (difference <= 10 ? "met" : "not met");
   const rows = [
-    { bench: "executor", metric: "call p50 (wait:true) vs direct spawn", server: percentile(viaConsole, 50), baseline: percentile(direct, 50), unit: "ms", better: "lower" },
-    { bench: "executor", metric: "call p95 (wait:true) vs direct spawn", server: percentile(viaConsole, 95), baseline: percentile(direct, 95), unit: "ms", better: "lower" },
-    { bench: "executor", metric: "console-recorded durationMs p50 (process part)", server: percentile(recorded, 50), baseline: percentile(direct, 50), unit: "ms", better: "lower" },
+    { bench: "executor", metric: "call p50 (POST …/calls, wait:true) vs direct sandboxed spawn", server: p(viaConsole, 50), baseline: p(sandboxed, 50), unit: "ms", target: `≤ baseline + 10 ms: ${target(p(viaConsole, 50) - p(sandboxed, 50))}` },
+    { bench: "executor", metric: "call p95 (POST …/calls, wait:true) vs direct sandboxed spawn", server: p(viaConsole, 95), baseline: p(sandboxed, 95), unit: "ms" },
+    { bench: "executor", metric: "console-recorded durationMs p50 (worker's spawn → group gone) vs direct sandboxed spawn → group gone", server: p(recorded, 50), baseline: p(sandboxedProcess, 50), unit: "ms" },
+    { bench: "executor", metric: "CPU per sequential call: console + worker + the call's processes vs direct sandboxed spawn (bench + children)", server: consolePerCall, baseline: sandboxedPerSpawn, unit: "ms" },
+    { bench: "sandbox", metric: "direct spawn p50: sandboxed (cgroup + setpriv + bwrap) vs plain startProcess", server: p(sandboxed, 50), baseline: p(plain, 50), unit: "ms" },
+    { bench: "sandbox", metric: "direct spawn p95: sandboxed vs plain", server: p(sandboxed, 95), baseline: p(plain, 95), unit: "ms" },
+    { bench: "sandbox", metric: "CPU per direct spawn (bench + children): sandboxed vs plain", server: sandboxedPerSpawn, baseline: plainPerSpawn, unit: "ms" },
   ];
+  const split = (deltas, key) => (sumOf(deltas.map((delta) => delta[key])) / deltas.length).toFixed(1);
   const notes = [
-    `executor: ${calls} sequential calls each after ${warmup} warm-up; call p50 ${percentile(viaConsole, 50).toFixed(1)} ms = process part ${percentile(recorded, 50).toFixed(1)} ms + around it ${(percentile(viaConsole, 50) - percentile(recorded, 50)).toFixed(1)} ms (HTTP, args validation, database writes, timeline)`,
-    `executor: call phases (medians, ms-resolution server stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, args validation, insert) · createdAt → startedAt ${median(phases.queue).toFixed(1)} ms (slot, registry re-check, status update) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (entry re-check, spawn, process, timeline flush) · endedAt → response ${median(phases.finish).toFixed(1)} ms (final update, re-read, JSON, HTTP out)`,
+    `executor: ${calls} sequential rounds (console call, sandboxed spawn, plain spawn) after ${warmup} warm-up rounds; call p50 ${p(viaConsole, 50).toFixed(1)} ms = direct sandboxed spawn ${p(sandboxed, 50).toFixed(1)} ms + ${(p(viaConsole, 50) - p(sandboxed, 50)).toFixed(1)} ms of call path (HTTP, validation, database, claim, planning and digest on the worker, timeline, finish)`,
+    `executor: call phases (medians, ms-resolution stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, auth, validation, plan + digest, insert) · createdAt → startedAt ${median(phases.claim).toFixed(1)} ms (wake the claim poll, claim CAS, answer, worker re-plans + digests, snapshot, cgroup, bwrap spawn) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (process, cgroup removal, finish report in) · endedAt → response ${median(phases.finish).toFixed(1)} ms (waiter woken, re-read, JSON, HTTP out)`,
+    `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: bench ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: bench ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
   ];
   return { rows, notes };
 }

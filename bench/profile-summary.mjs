@@ -6,7 +6,17 @@
  * Frames in Next.js's minified server chunks are mapped back to their sources (lib/…, node_modules/…)
  * through the chunks' .js.map files, so summarise right after profiling, before the next build.
  *
+ * Frames of an esbuild bundle (the worker's .worker/worker.mjs) are mapped to their source file through
+ * the `// lib/….ts` comment esbuild writes before each module, read from the copy the profiling preload
+ * kept (bundle.<pid>.mjs beside the profiles) when there is one. Code rebuilt after the profiled
+ * process started (process.<pid>.json) is warned about.
+ *
  * Usage: node bench/profile-summary.mjs <file.cpuprofile | dir> [--top=25] [--focus=regex] [--callers=regex] [--pid=N]
+ *          [--groups] [--per=N]
+ *   --groups adds self time by kind of work: HTTP/Next.js, Prisma/SQLite, JSON, crypto/hashing, spawn,
+ *   GC, file system, async context, project code, other (a native frame without a kind of its own, e.g.
+ *   better-sqlite3's Statement.run or a socket's writev, counts for its caller's);
+ *   --per=N adds a column of ms per unit (e.g. per call, with N the number of calls in the profile);
  *   --callers lists the call stacks (3 frames up) that spend self time in functions matching the regex;
  *   --long-tasks=N lists the N longest stretches of uninterrupted main-thread work (event-loop stalls)
  *   with the project (lib/, app/) and database frames most present in each;
@@ -24,6 +34,8 @@ const focus = opt("focus", null);
 const callers = opt("callers", null);
 const longTasks = Number(opt("long-tasks", 0));
 const pid = opt("pid", null);
+const groups = args.includes("--groups");
+const per = Number(opt("per", 0)) || null;
 const inputs = args.filter((a) => !a.startsWith("--"));
 
 let files = [];
@@ -55,7 +67,17 @@ function fileOf(url) {
 
 const maps = new Map();
 const staleChunks = new Set();
-const newestProfileMs = Math.max(...files.map((f) => fs.statSync(f).mtimeMs));
+/** When the profiled processes started (process.<pid>.json of the preload), else when the newest profile was written. */
+const pidOf = (file) => path.basename(file).split(".")[3];
+const processInfo = (file) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(path.dirname(file), `process.${pidOf(file)}.json`), "utf8"));
+  } catch {
+    return null;
+  }
+};
+const startTimes = files.map((f) => processInfo(f)?.startedAt).filter(Number.isFinite);
+const newestProfileMs = startTimes.length > 0 ? Math.min(...startTimes) : Math.max(...files.map((f) => fs.statSync(f).mtimeMs));
 /** The source map of a generated file (a .next chunk), or null. */
 function mapOf(url) {
   if (!url.startsWith("file://") || !url.includes("/.next/")) return null;
@@ -88,8 +110,41 @@ function nameAt(text, column) {
   return before ? before[1] : null;
 }
 
+const bundles = new Map();
+/**
+ * For an esbuild bundle (not under .next or node_modules): per line, the source file whose `// lib/….ts`
+ * marker precedes it; null otherwise. `copy` is the preload's copy of the worker's bundle, when kept.
+ */
+function bundleOf(url, copy) {
+  if (!url.startsWith("file://") || url.includes("/.next/") || url.includes("/node_modules/") || !/\.m?js$/.test(url)) return null;
+  const useCopy = copy !== null && url.endsWith("/.worker/worker.mjs") && fs.existsSync(copy);
+  const key = useCopy ? copy : url;
+  if (!bundles.has(key)) {
+    let sources = null;
+    try {
+      const file = useCopy ? copy : fileURLToPath(url);
+      if (!useCopy && fs.statSync(file).mtimeMs > newestProfileMs) staleChunks.add(path.basename(file));
+      const lines = fs.readFileSync(file, "utf8").split("\n");
+      let current = null;
+      sources = lines.map((line) => {
+        const marker = /^\/\/ ((?:lib|app|scripts|bench)\/\S+\.tsx?)$/.exec(line);
+        if (marker) current = marker[1];
+        return current;
+      });
+      if (!sources.some(Boolean)) sources = null;
+    } catch {
+      // unreadable: the frame keeps its bundle name
+    }
+    bundles.set(key, sources);
+  }
+  return bundles.get(key);
+}
+
 /** `{ name, where }` of a frame: original source and line through the chunk's source map when there is one. */
-function resolveFrame(frame) {
+function resolveFrame(frame, copy) {
+  const bundle = bundleOf(frame.url, copy);
+  const source = bundle?.[frame.lineNumber];
+  if (source) return { name: frame.functionName || "(anonymous)", where: `${source} (${path.basename(fileURLToPath(frame.url))}:${frame.lineNumber + 1})`, file: source };
   const map = mapOf(frame.url);
   if (map) {
     const entry = map.sm.findEntry(frame.lineNumber, frame.columnNumber);
@@ -104,8 +159,36 @@ function resolveFrame(frame) {
   return { name: frame.functionName || "(anonymous)", where: `${fileOf(frame.url)}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`, file: fileOf(frame.url) };
 }
 
+/** Natives that are JSON itself; other natives (sqlite's Statement.run, a socket's writev) count for their caller. */
+const JSON_NATIVES = new Set(["parse", "stringify", "JSON.parse", "JSON.stringify", "JSONParse", "JSONStringify"]);
+const GROUP_RULES = [
+  ["crypto/hashing", /^node:(internal\/)?crypto|node_modules\/(canonicalize|@noble|@better-auth\/utils|jose)\b|^lib\/server\/skills\/(skill-digest|console-digests|call-digest)|file-hash/],
+  ["Prisma/SQLite", /node_modules\/(@prisma\/|\.prisma|prisma\b|better-sqlite3)|^wasm:|^lib\/server\/db\.ts/],
+  ["spawn", /^node:(internal\/)?child_process|node_modules\/(execa|cross-spawn|get-stream|human-signals|npm-run-path|signal-exit|strip-final-newline|is-stream|figures|yoctocolors|parse-ms|pretty-ms|unicorn-magic|is-plain-obj)\b|^lib\/server\/executor\//],
+  ["HTTP/Next.js", /node_modules\/(next|react|react-dom|@next|scheduler|better-auth|zod)\b|^\.next\/|^node:(_http_|http$|https$|net$|dns$|zlib$|url$|internal\/(deps\/undici|http|url|webstreams|streams|stream_base_commons|encoding|abort_controller|event_target|per_context\/domexception|worker\/js_transferable|blob))|^app\/|^lib\/server\/http\/|^lib\/worker\/console-client|^lib\/server\/auth\/|^scripts\/(console-server|peer-address)/],
+  ["file system", /^node:(fs|internal\/fs)/],
+  ["async context", /^node:(async_hooks|internal\/async_hooks|internal\/process\/task_queues|internal\/timers|timers)/],
+  ["project code (lib/)", /^(lib|app)\//],
+];
+/** The kind of work of a frame, or null when it should count for its caller's (an unnamed native). */
+function groupOfFrame(callFrame, frame) {
+  const name = callFrame.functionName;
+  if (name === "(garbage collector)") return "GC";
+  if (name === "(program)") return "V8 (program)";
+  if (name === "(root)") return "other";
+  if (!callFrame.url) {
+    if (JSON_NATIVES.has(name)) return "JSON";
+    if (name === "runMicrotasks") return "async context";
+    if (name === "spawn" || name === "Pipe" || name === "Process") return "spawn";
+    return null;
+  }
+  for (const [group, pattern] of GROUP_RULES) if (pattern.test(frame.file)) return group;
+  return "other";
+}
+
 const self = new Map();
 const byFile = new Map();
+const byGroup = new Map();
 const inclusive = new Map();
 const callerStacks = new Map();
 const tasks = [];
@@ -119,13 +202,24 @@ for (const file of files) {
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const resolved = new Map();
+  const copy = path.join(path.dirname(file), `bundle.${pidOf(file)}.mjs`);
   const frameOf = (node) => {
-    if (!resolved.has(node.id)) resolved.set(node.id, resolveFrame(node.callFrame));
+    if (!resolved.has(node.id)) resolved.set(node.id, resolveFrame(node.callFrame, copy));
     return resolved.get(node.id);
   };
   const keyOf = (node) => {
     const frame = frameOf(node);
     return `${frame.name} ${frame.where}`;
+  };
+  const groupMemo = new Map();
+  const groupOf = (id) => {
+    if (!groupMemo.has(id)) {
+      const node = nodes.get(id);
+      const own = groupOfFrame(node.callFrame, frameOf(node));
+      const up = parent.get(id);
+      groupMemo.set(id, own ?? (up === undefined ? "other" : groupOf(up)));
+    }
+    return groupMemo.get(id);
   };
   const deltas = profile.timeDeltas ?? [];
   let task = null;
@@ -156,6 +250,7 @@ for (const file of files) {
       }
     }
     add(self, keyOf(node), ms);
+    if (groups) add(byGroup, groupOf(node.id), ms);
     add(byFile, name.startsWith("(") ? name : frameOf(node).file, ms);
     if (callers && new RegExp(callers).test(keyOf(node))) {
       const stack = [];
@@ -177,16 +272,17 @@ for (const file of files) {
 
 const busy = totalMs - idleMs;
 if (staleChunks.size > 0) {
-  console.log(`WARNING: ${staleChunks.size} .next chunk(s) were rebuilt after the profile was taken (e.g. ${[...staleChunks][0]}); their frames may be mapped to the wrong sources`);
+  console.log(`WARNING: ${staleChunks.size} built file(s) were rebuilt after the profiled process started (e.g. ${[...staleChunks][0]}); their frames may be mapped to the wrong sources`);
 }
 const print = (title, map, n) => {
   console.log(`\n${title}`);
-  console.log("| ms | % of busy | where |\n| ---: | ---: | --- |");
+  console.log(per ? "| ms | ms per unit | % of busy | where |\n| ---: | ---: | ---: | --- |" : "| ms | % of busy | where |\n| ---: | ---: | --- |");
   for (const [key, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) {
-    console.log(`| ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)}% | ${key} |`);
+    console.log(`| ${ms.toFixed(0)} |${per ? ` ${(ms / per).toFixed(2)} |` : ""} ${((100 * ms) / busy).toFixed(1)}% | ${key} |`);
   }
 };
-console.log(`${files.length} profile(s): ${(totalMs / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (not idle)`);
+console.log(`${files.length} profile(s): ${(totalMs / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (not idle)${per ? `; ${(busy / per).toFixed(1)} ms busy per unit (${per} units)` : ""}`);
+if (groups) print("Self time by kind of work (a native frame counts for its caller's kind)", byGroup, 20);
 print("Self time by file/package", byFile, top);
 print("Self time by function", self, top);
 if (longTasks) {

@@ -1,38 +1,58 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the skill console's benchmark suite. Generates skill roots in a temp folder, starts
- * the real production console (`node scripts/start.mjs`: migrate, build when stale, serve with scripts/console-server.mjs) on a
- * free port with a fresh SQLite database, and runs, each against a baseline measured in the same run:
- *   1. loader.mjs          POST /api/v1/loader/reload over N manifests vs a bare walk + JSON.parse
- *   2. executor.mjs        sequential trivial calls (wait: true) vs direct spawns of the same script
- *   3. throughput.mjs      16 concurrent clients for a fixed time vs 16 concurrent direct spawns
- *   4. stderr-latency.mjs  stderr write → SSE arrival vs write → read of the stderr pipe
- * Prints figures and ratios (console ÷ baseline) as a markdown table and writes it, with the machine's
- * description, to bench/results.md. Never asserts on timing: it measures, it does not test.
+ * the real production console (`node scripts/start.mjs`: migrate, build when stale, serve with
+ * scripts/console-server.mjs, which starts the local worker) on a free port with a fresh SQLite
+ * database, and runs, each against a baseline measured in the same run:
+ *   1. loader.mjs          POST /api/v1/loader/reload over N manifests vs the faster of a sync and a parallel bare read
+ *   2. executor.mjs        sequential trivial calls (wait: true) vs the same skill spawned directly as the
+ *                          worker spawns it (cgroup + setpriv + bwrap, from a snapshot; bench/lib/direct-spawn.ts),
+ *                          and that sandboxed spawn vs a plain one (the sandbox's own cost)
+ *   3. throughput.mjs      16 concurrent clients for a fixed time vs 16 concurrent direct sandboxed spawns;
+ *                          errors, RSS and CPU per call of the console and the worker
+ *   4. stderr-latency.mjs  stderr write → SSE arrival (through the worker's event reports) vs write → line
+ *                          read from a direct sandboxed spawn
+ *   5. search.mjs          skill_search over N native skills (a console of its own, SKILLS_PATH at them,
+ *                          no worker) vs a bare authenticated request
+ * Prints figures, differences and ratios (console ÷ baseline) as a markdown table, with the targets of
+ * the issue where it sets one, and writes it, with the machine's description, to bench/results.md.
+ * Never fails on timing: it measures, it does not test.
  *
- * Options: --only=loader,executor,throughput,stderr  run a subset (results.md is then not written)
- *          --cpu-prof[=dir]  profile the console's server process (lib/cpu-prof-preload.cjs; profiles in dir,
- *                            default /tmp/skill-bench-prof; summarise them with bench/profile-summary.mjs)
- *          --keep            keep the temp folder (roots, database, server log)
+ * Options: --only=loader,executor,throughput,stderr,search  run a subset (results.md is written only by a run
+ *                            of every phase, unprofiled, with no BENCH_* size set)
+ *          --cpu-prof[=dir]  profile the console's server process and its worker (lib/cpu-prof-preload.cjs),
+ *                            one profile part per phase (SIGUSR2 between phases; dir/phases.json names them;
+ *                            default dir /tmp/skill-bench-prof), and print where their CPU goes per call in
+ *                            the throughput phase (bench/profile-summary.mjs --groups)
+ *          --keep            keep the temp folder (roots, databases, server logs)
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
  *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=20 BENCH_BASELINE_S=10 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
+ *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300
+ * The machine should be quiet: the suite prints the load average at start and end.
  */
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { serverEnvironment } from "../scripts/server-environment.mjs";
 import { benchExecutor } from "./executor.mjs";
-import { generateExecRoot, generateFleetRoot } from "./lib/fixtures.mjs";
-import { readRss, startServer } from "./lib/server.mjs";
+import { buildBenchModule } from "./lib/build-bench.mjs";
+import { generateExecRoot, generateFleetRoot, generateNativeRoot } from "./lib/fixtures.mjs";
+import { request } from "./lib/http.mjs";
+import { childrenRunning, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
+import { benchSearch } from "./search.mjs";
 import { benchStderrLatency } from "./stderr-latency.mjs";
 import { benchThroughput } from "./throughput.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(benchDir, "..");
-const ALL = ["loader", "executor", "throughput", "stderr"];
+const ALL = ["loader", "executor", "throughput", "stderr", "search"];
+const CALL_PHASES = ["loader", "executor", "throughput", "stderr"];
 
 function option(name) {
   const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -54,12 +74,22 @@ const settings = {
   stderrLines: envInt("BENCH_STDERR_LINES", 200),
   stderrIntervalMs: envInt("BENCH_STDERR_INTERVAL_MS", 5),
   stderrRuns: envInt("BENCH_STDERR_RUNS", 3),
+  searchSkills: envInt("BENCH_SEARCH_SKILLS", 10_000),
+  searchRequests: envInt("BENCH_SEARCH_REQUESTS", 300),
 };
 const only = option("only");
 const selected = only && only !== true ? only.split(",").map((s) => s.trim()) : ALL;
+const unknown = selected.filter((name) => !ALL.includes(name));
+if (unknown.length > 0) {
+  console.error(`bench: unknown phase(s) ${unknown.join(", ")}; phases are ${ALL.join(", ")}`);
+  process.exit(2);
+}
 const cpuProf = option("cpu-prof");
+const profileDir = cpuProf ? (cpuProf === true ? "/tmp/skill-bench-prof" : path.resolve(cpuProf)) : null;
 const keep = option("keep") !== null;
-const fullRun = selected.length === ALL.length && !cpuProf;
+const sizesChanged = Object.keys(process.env).filter((name) => name.startsWith("BENCH_"));
+// Only a run of every phase at the default sizes, unprofiled, replaces bench/results.md.
+const fullRun = selected.length === ALL.length && !cpuProf && sizesChanged.length === 0;
 
 function machine() {
   const cpus = os.cpus();
@@ -69,31 +99,44 @@ function machine() {
     memGiB: (os.totalmem() / 2 ** 30).toFixed(1),
     node: process.version,
     kernel: `${os.type()} ${os.release()}`,
+    bwrap: (() => {
+      try {
+        return execFileSync("bwrap", ["--version"], { encoding: "utf8" }).trim();
+      } catch {
+        return "bwrap missing";
+      }
+    })(),
     date: new Date().toISOString(),
     load: os.loadavg().map((n) => n.toFixed(2)).join(" "),
   };
 }
 
 function table(rows) {
-  const lines = ["| benchmark | metric | console | baseline | ratio (console ÷ baseline) |", "| --- | --- | ---: | ---: | ---: |"];
+  const lines = [
+    "| benchmark | metric | console | baseline | console − baseline | ratio (console ÷ baseline) | target (issue point 6) |",
+    "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+  ];
   for (const row of rows) {
     const unit = row.unit ? ` ${row.unit}` : "";
-    const r = row.noRatio || row.baseline === null ? "–" : `${fmtRatio(ratio(row.server, row.baseline))}${row.ratioLabel ? ` (${row.ratioLabel})` : row.better === "higher" ? " (higher is better)" : ""}`;
-    const baseline = row.baseline === null ? "–" : `${fmt(row.baseline)}${unit}`;
-    lines.push(`| ${row.bench} | ${row.metric} | ${fmt(row.server)}${unit} | ${baseline} | ${r} |`);
+    const known = row.baseline !== null && row.baseline !== undefined;
+    const r = row.noRatio || !known ? "–" : `${fmtRatio(ratio(row.server, row.baseline))}${row.ratioLabel ? ` (${row.ratioLabel})` : row.better === "higher" ? " (higher is better)" : ""}`;
+    const difference = known && Number.isFinite(row.server - row.baseline) ? `${row.server - row.baseline >= 0 ? "+" : ""}${fmt(row.server - row.baseline)}${unit}` : "–";
+    lines.push(`| ${row.bench} | ${row.metric} | ${fmt(row.server)}${unit} | ${known ? `${fmt(row.baseline)}${unit}` : "–"} | ${difference} | ${r} | ${row.target ?? ""} |`);
   }
   return lines.join("\n");
 }
 
-let server = null;
+const servers = new Set();
 let tmp = null;
+let spawner = null;
 
 async function cleanup() {
-  if (server) {
-    const s = server;
-    server = null;
-    await s.stop();
+  for (const server of [...servers]) {
+    servers.delete(server);
+    await server.stop();
   }
+  if (spawner) await spawner.close().catch(() => undefined);
+  spawner = null;
   if (tmp && !keep) fs.rmSync(tmp, { recursive: true, force: true });
   else if (tmp) console.log(`bench: kept ${tmp}`);
   tmp = null;
@@ -106,63 +149,192 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-async function main() {
-  const wallStart = performance.now();
-  const info = machine();
-  console.log(`bench: ${info.nproc} CPUs (${info.cpu}), node ${info.node}; running ${selected.join(", ")}`);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "skill-bench-"));
-  const fleetRoot = path.join(tmp, "roots", "fleet");
-  const execRoot = path.join(tmp, "roots", "exec");
-  const t0 = performance.now();
-  const skillCount = selected.includes("loader") ? settings.skills : 0;
-  generateFleetRoot(fleetRoot, skillCount);
-  const exec = generateExecRoot(execRoot);
-  console.log(`bench: generated ${skillCount} + 2 skills under ${tmp}/roots in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+/** Profile parts, per profiled pid: part k of that pid's profile covers phase `parts[k]`. */
+const profileParts = [];
 
-  const env = {
-    DATABASE_URL: `file:${path.join(tmp, "bench.db")}`,
-    ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${fleetRoot}`,
-    // No native skills: the loader figures are about the generated manifests alone.
-    SKILLS_PATH: path.join(tmp, "roots", "no-native-skills"),
-    SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
+/** Cuts the profiles of `pids` (SIGUSR2: the preload writes the part so far) before phase `label`. */
+async function cutProfiles(pids, label) {
+  if (!profileDir) return;
+  for (const { pid, role } of pids) {
+    // Without the preload a process dies of SIGUSR2: signal only those whose NODE_OPTIONS carries it.
+    let environ = "";
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8");
+    } catch {
+      // gone
+    }
+    if (!/(^|\0)NODE_OPTIONS=[^\0]*cpu-prof-preload\.cjs/.test(environ)) {
+      console.log(`bench: WARNING ${role} pid ${pid} runs without the profiling preload in NODE_OPTIONS; not profiled`);
+      continue;
+    }
+    let entry = profileParts.find((item) => item.pid === pid);
+    if (!entry) profileParts.push((entry = { pid, role, parts: ["start-up"] }));
+    try {
+      process.kill(pid, "SIGUSR2");
+      entry.parts.push(label);
+    } catch {
+      // gone
+    }
+  }
+  await delay(300);
+}
+
+/** Starts one console with `env` (plus the bench's defaults) and registers it for cleanup. */
+async function startConsole(name, env, readyPath) {
+  const base = {
     // A session secret of this run only (without it the console would keep one under ./data).
     CONSOLE_AUTH_SECRET: randomBytes(32).toString("hex"),
   };
-  if (cpuProf) {
-    const dir = cpuProf === true ? "/tmp/skill-bench-prof" : path.resolve(cpuProf);
-    fs.mkdirSync(dir, { recursive: true });
-    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require=${path.join(benchDir, "lib", "cpu-prof-preload.cjs")}`.trim();
-    env.BENCH_CPU_PROF_DIR = dir;
-    console.log(`bench: profiling the console into ${dir}`);
+  if (profileDir) {
+    base.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require=${path.join(benchDir, "lib", "cpu-prof-preload.cjs")}`.trim();
+    base.BENCH_CPU_PROF_DIR = profileDir;
   }
-  console.log("bench: starting the console (scripts/start.mjs: migrate, build when stale, serve); signing in and creating an API token");
-  server = await startServer({ projectRoot, env, logFile: path.join(tmp, "server.log"), readyPath: "/api/v1/skills?category=bench" });
+  const server = await startServer({ projectRoot, env: { ...base, ...env }, logFile: path.join(tmp, `${name}.log`), readyPath });
+  servers.add(server);
   console.log(
-    `bench: console ready on ${server.baseUrl} (server pid ${server.pid}, RSS ${fmt(readRss(server.pid).rssMiB)} MiB); ` +
+    `bench: ${name} console ready on ${server.baseUrl} (server pid ${server.pid}, RSS ${fmt(readRss(server.pid).rssMiB)} MiB); ` +
       `${server.buildMs === null ? "no build needed" : `built in ${(server.buildMs / 1000).toFixed(1)} s`}, first answer ${(server.readyMs / 1000).toFixed(1)} s after "serving" (includes the first scan)`,
   );
+  return server;
+}
+
+async function stopConsole(server) {
+  servers.delete(server);
+  await server.stop();
+}
+
+/**
+ * Runs a long ticker call through the console and compares the argv of the bwrap its worker runs
+ * (a child of the worker, read from /proc) with the direct spawner's. Returns a note.
+ */
+async function compareSandboxCommand(server, skill) {
+  const bwrap = fs.realpathSync(spawner.host.bwrapPath);
+  const started = await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: { lines: 1, interval_ms: 0, delay_ms: 1500 }, wait: false });
+  if (started.status !== 202) return `sandbox command: could not start ${skill} (${started.status})`;
+  let found = [];
+  for (let i = 0; i < 100 && found.length === 0; i++) {
+    found = childrenRunning(server.workerPid, bwrap);
+    if (found.length === 0) await delay(20);
+  }
+  await request(server.baseUrl, "GET", `/api/v1/calls/${started.json.call.id}`);
+  if (found.length === 0) return "sandbox command: no bwrap child of the worker seen (not compared)";
+  const worker = found[0].argv;
+  const mine = [bwrap, ...spawner.bwrapArgv(skill).slice(1)];
+  if (JSON.stringify(worker) === JSON.stringify(mine)) return `sandbox command: the worker's bwrap argv for ${skill} (${worker.length} arguments, read from /proc/${found[0].pid}/cmdline) is identical to the direct spawner's`;
+  const differing = worker.map((arg, i) => (arg === mine[i] ? null : `#${i} worker ${JSON.stringify(arg)} vs direct ${JSON.stringify(mine[i])}`)).filter(Boolean);
+  return `sandbox command: WARNING the worker's bwrap argv differs from the direct spawner's (${worker.length} vs ${mine.length} arguments; ${differing.slice(0, 4).join("; ")})`;
+}
+
+async function main() {
+  const wallStart = performance.now();
+  const info = machine();
+  console.log(`bench: ${info.nproc} CPUs (${info.cpu}), node ${info.node}, ${info.bwrap}; load ${info.load}; running ${selected.join(", ")}`);
+  if (os.loadavg()[0] >= 1) console.log(`bench: WARNING the 1-minute load is ${os.loadavg()[0].toFixed(2)}: other work skews every figure`);
+  // The worker and the direct spawner read files relative to the install folder (./data, ./skills).
+  process.chdir(projectRoot);
+  // The PATH the console and its worker run with (npm's additions dropped): skills allowing PATH get it.
+  process.env.PATH = serverEnvironment(process.env).PATH;
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "skill-bench-"));
+  // The sandbox's uid must pass through to the snapshot stores under it (bwrap resolves the bind there).
+  fs.chmodSync(tmp, 0o711);
+  if (profileDir) {
+    fs.mkdirSync(profileDir, { recursive: true });
+    for (const file of fs.readdirSync(profileDir)) if (/\.cpuprofile$|^phases\.json$|^process\.\d+\.json$|^bundle\.\d+\.mjs$|^summary-.*\.md$/.test(file)) fs.rmSync(path.join(profileDir, file));
+    console.log(`bench: profiling the console and its worker into ${profileDir}`);
+  }
+  const roots = path.join(tmp, "roots");
+  const fleetRoot = path.join(roots, "fleet");
+  const execRoot = path.join(roots, "exec");
+  const nativeRoot = path.join(roots, "native");
+  const t0 = performance.now();
+  const skillCount = selected.includes("loader") ? settings.skills : 0;
+  generateFleetRoot(fleetRoot, skillCount);
+  generateExecRoot(execRoot);
+  const native = selected.includes("search") ? generateNativeRoot(nativeRoot, settings.searchSkills) : [];
+  console.log(`bench: generated ${skillCount} + 2 subprocess skills and ${native.length} native skills under ${roots} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const rows = [];
-  const notes = [
-    `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after the server started (migrations done, includes the first scan of ${skillCount + 2} manifests)`,
-    `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300); every request carries an API token (default persona)`,
-  ];
+  const notes = [];
   const phases = [];
-  const run = async (name, fn) => {
+  const phaseStats = {};
+  const run = async (name, pids, fn) => {
     if (!selected.includes(name)) return;
-    console.log(`bench: ${name} …`);
+    if (pids.length > 0) {
+      const settled = await waitQuiet(pids.map((entry) => entry.pid), { maxMs: 120_000 });
+      if (!settled.quiet) console.log(`bench: WARNING the console or its worker still used CPU after ${(settled.waitedMs / 1000).toFixed(0)} s; measuring anyway`);
+    }
+    await cutProfiles(pids, name);
+    console.log(`bench: ${name} … (load ${os.loadavg()[0].toFixed(2)})`);
     const started = performance.now();
     const result = await fn();
     phases.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
     rows.push(...result.rows);
     notes.push(...result.notes);
+    if (result.stats) phaseStats[name] = result.stats;
   };
-  await run("loader", () => benchLoader({ server, roots: [execRoot, fleetRoot], expected: skillCount + 2, reps: settings.loaderReps, budgetMs: settings.loaderBudgetMs }));
-  await run("executor", () => benchExecutor({ server, skill: exec.noop, calls: settings.execCalls, warmup: settings.warmup }));
-  await run("throughput", () =>
-    benchThroughput({ server, skill: exec.noop, clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls }),
-  );
-  await run("stderr", () => benchStderrLatency({ server, skill: exec.ticker, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
+
+  if (selected.some((name) => CALL_PHASES.includes(name))) {
+    const dbFile = path.join(tmp, "bench.db");
+    const env = {
+      DATABASE_URL: `file:${dbFile}`,
+      ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${fleetRoot}`,
+      // No native skills: the loader figures are about the generated manifests alone.
+      SKILLS_PATH: path.join(roots, "no-native-skills"),
+      SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
+      // The local worker takes as many calls at once as there are clients, so it is not the cap.
+      WORKER_CONCURRENCY: String(settings.clients),
+      WORKER_STATE_DIR: path.join(tmp, "worker-state"),
+    };
+    console.log("bench: starting the console (scripts/start.mjs: migrate, build when stale, serve; then its local worker); signing in and creating an API token");
+    const server = await startConsole("calls", env, "/api/v1/skills?category=bench");
+    const workerStarted = performance.now();
+    const worker = await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
+    console.log(`bench: worker ${worker.name} (pid ${server.workerPid}) live: sandbox ${worker.sandbox.mode}, ${worker.concurrency} calls at once, ${worker.skills.length} skills, ${((performance.now() - workerStarted) / 1000).toFixed(1)} s after the console answered`);
+    const { createDirectSpawner } = await import(pathToFileURL(await buildBenchModule("direct-spawn")).href);
+    spawner = await createDirectSpawner({
+      workerEnv: { ...process.env, ...env },
+      skillRoot: execRoot,
+      databaseFile: dbFile,
+      stateDir: path.join(tmp, "direct-state"),
+      cgroupName: "skill-bench-direct",
+    });
+    notes.push(
+      `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after the server started (migrations done, includes the first scan of ${skillCount + 2} manifests); the worker was live (scanned and digested its roots, registered) ${((performance.now() - workerStarted) / 1000).toFixed(1)} s later`,
+      `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients} WORKER_CONCURRENCY=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300); every request carries an API token (default persona)`,
+      `worker: sandbox ${worker.sandbox.mode} (${worker.sandbox.requested} requested), uid ${worker.sandbox.uid}, kill by ${worker.sandbox.kill}; the direct spawner probed the same: ${spawner.description}`,
+    );
+    notes.push(await compareSandboxCommand(server, "bench_stderr_ticker"));
+    const pids = [
+      { pid: server.pid, role: "console" },
+      { pid: server.workerPid, role: "worker" },
+    ];
+    await run("loader", pids, () => benchLoader({ server, roots: [execRoot, fleetRoot], expected: skillCount + 2, reps: settings.loaderReps, budgetMs: settings.loaderBudgetMs }));
+    await run("executor", pids, () => benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup }));
+    await run("throughput", pids, () =>
+      benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls }),
+    );
+    await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
+    await cutProfiles(pids, "shutdown");
+    await stopConsole(server);
+  }
+
+  if (selected.includes("search")) {
+    const emptyRoot = path.join(roots, "no-subprocess-skills");
+    fs.mkdirSync(emptyRoot, { recursive: true });
+    const env = {
+      DATABASE_URL: `file:${path.join(tmp, "search.db")}`,
+      ONGRID_SKILLS_EXTERNAL_DIRS: emptyRoot,
+      SKILLS_PATH: nativeRoot,
+      // Searching runs no call: no worker (it would only scan and digest the 10,000 skills again).
+      CONSOLE_LOCAL_WORKER: "false",
+    };
+    console.log(`bench: starting a console with SKILLS_PATH at the ${native.length} native skills (no local worker)`);
+    const server = await startConsole("search", env, "/api/v1/auth/session");
+    const pids = [{ pid: server.pid, role: "search-console" }];
+    await run("search", pids, () => benchSearch({ server, generated: native, requests: settings.searchRequests, warmup: settings.warmup }));
+    await cutProfiles(pids, "shutdown");
+    await stopConsole(server);
+  }
   await cleanup();
   notes.push(`phases: ${phases.join(", ")}; whole run ${((performance.now() - wallStart) / 1000).toFixed(1)} s`);
   notes.push(`load average (1/5/15 min): ${info.load} at start, ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} at end (other work on the machine skews every figure)`);
@@ -170,15 +342,17 @@ async function main() {
   const summary = table(rows);
   console.log(`\n${summary}\n`);
   for (const note of notes) console.log(`- ${note}`);
+  if (profileDir) await summariseProfiles(phaseStats);
   if (fullRun) {
     const md = [
       "# Skill console benchmarks",
       "",
       `Run by \`npm run bench\` (bench/run.mjs) on ${info.date}.`,
       "",
-      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}.`,
+      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}.`,
       "",
       "Ratios are console ÷ baseline, both measured in the same run; for times lower is better, for throughput higher is better.",
+      "Baselines run the same sandboxed command as the worker, from this process (bench/lib/direct-spawn.ts uses the worker's own modules).",
       "Figures vary with machine load; they are measurements, not pass/fail thresholds.",
       "",
       summary,
@@ -190,13 +364,39 @@ async function main() {
     ].join("\n");
     fs.writeFileSync(path.join(benchDir, "results.md"), md);
     console.log("\nbench: wrote bench/results.md");
+  } else {
+    console.log(`\nbench: bench/results.md not written (${[selected.length < ALL.length && "a subset of the phases", cpuProf && "profiled", sizesChanged.length > 0 && `sizes set: ${sizesChanged.join(", ")}`].filter(Boolean).join("; ")})`);
+  }
+}
+
+/** Writes dir/phases.json and prints, per profiled process, where its CPU went in the throughput phase (per call). */
+async function summariseProfiles(phaseStats) {
+  fs.writeFileSync(path.join(profileDir, "phases.json"), `${JSON.stringify(profileParts, null, 2)}\n`);
+  console.log(`\nbench: profiles in ${profileDir} (phases.json names each part)`);
+  const calls = phaseStats.throughput?.calls;
+  for (const { pid, role, parts } of profileParts) {
+    const phase = calls ? "throughput" : parts.find((part) => part !== "start-up" && part !== "shutdown");
+    const part = parts.indexOf(phase);
+    if (part < 0) continue;
+    const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile") && name.split(".")[3] === String(pid) && name.split(".")[5] === String(part));
+    if (!file) {
+      console.log(`bench: no profile part ${part} of ${role} pid ${pid}`);
+      continue;
+    }
+    const per = phase === "throughput" && calls ? [`--per=${calls}`] : [];
+    console.log(`\n### ${role} (pid ${pid}), ${phase} phase${per.length ? `, per call (${calls} calls)` : ""}\n`);
+    const output = execFileSync(process.execPath, [path.join(benchDir, "profile-summary.mjs"), path.join(profileDir, file), "--groups", "--top=15", ...per], { encoding: "utf8" });
+    console.log(output);
+    fs.writeFileSync(path.join(profileDir, `summary-${role}-${phase}.md`), output);
   }
 }
 
 main().catch(async (error) => {
   console.error("bench failed:", error);
-  const log = tmp && path.join(tmp, "server.log");
-  if (log && fs.existsSync(log)) console.error(`--- last lines of ${log}:\n${fs.readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+  for (const name of ["calls", "search"]) {
+    const log = tmp && path.join(tmp, `${name}.log`);
+    if (log && fs.existsSync(log)) console.error(`--- last lines of ${log}:\n${fs.readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`);
+  }
   await cleanup().catch(() => undefined);
   process.exit(1);
 });

@@ -1,69 +1,113 @@
 /**
  * Sustained throughput benchmark: C concurrent clients (default 16) doing trivial safe calls
- * (`bench_noop`, wait: true) back to back for a fixed duration, bounded in count. Reports calls/s,
- * errors (non-200 answers or calls that did not succeed), per-call latency, and the RSS of the Node
- * process serving HTTP at start and end (/proc/<pid>/status VmRSS, and the VmHWM peak), and its CPU
- * time per call (utime + stime, which stays meaningful when other work shares the machine). Baseline:
- * C concurrent direct spawns of the same script from this process, spawns/s and CPU time per spawn.
+ * (`bench_noop`, wait: true) back to back for a fixed duration, bounded in count, with the local
+ * worker allowed C calls at once (WORKER_CONCURRENCY, set by bench/run.mjs). Reports succeeded
+ * calls/s, errors (non-200 answers, calls that did not succeed, network errors; by kind), per-call
+ * latency, the RSS of the console's server process and of its worker at start and end (VmRSS, and the
+ * VmHWM peak), and CPU per call from /proc/<pid>/stat deltas: the console's and the worker's own
+ * (utime + stime) and the worker's waited-for children (cutime + cstime: the calls' process trees).
+ * Baseline: C concurrent direct sandboxed spawns of the same skill from this process
+ * (bench/lib/direct-spawn.ts, exactly as the worker spawns), spawns/s and CPU per spawn (this process
+ * plus its children); and C concurrent plain spawns, for the sandbox's own cost under load.
  */
+import { consoleCpu, directRun } from "./executor.mjs";
 import { request } from "./lib/http.mjs";
-import { ownCpuMs, readCpuMs, readRss } from "./lib/server.mjs";
-import { runConcurrently, spawnDirect } from "./lib/spawn.mjs";
+import { ownCpu, readRss } from "./lib/server.mjs";
+import { runConcurrently } from "./lib/spawn.mjs";
 import { fmt, percentile } from "./lib/stats.mjs";
 
+const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
+
+/** C direct runs back to back for `durationMs`: `{ done, errors, elapsedMs, cpu: {selfMs, childrenMs}, latencies }`. */
+async function directLoad(run, skill, clients, durationMs, maxCalls) {
+  let done = 0;
+  let errors = 0;
+  const latencies = [];
+  const cpu0 = ownCpu();
+  const result = await runConcurrently(clients, durationMs, maxCalls, async () => {
+    try {
+      latencies.push((await directRun(run, skill)).ms);
+      done++;
+    } catch {
+      errors++;
+    }
+  });
+  return { done, errors, elapsedMs: result.elapsedMs, cpu: minus(ownCpu(), cpu0), latencies };
+}
+
 /** Runs the throughput benchmark; returns `{ rows, notes }`. */
-export async function benchThroughput({ server, skill, clients, durationMs, baselineDurationMs, maxCalls }) {
-  const rssStart = readRss(server.pid);
-  const serverCpu0 = readCpuMs(server.pid);
+export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls }) {
+  // A few calls first, so the phase does not start with routes compiling or the worker's first claim.
+  for (let i = 0; i < clients; i++) await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
+  const rss0 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
+  const cpu0 = consoleCpu(server);
+  const benchCpu0 = ownCpu();
   let errors = 0;
   let succeeded = 0;
   const latencies = [];
   const errorSamples = new Map();
+  const countError = (kind) => {
+    errors++;
+    errorSamples.set(kind, (errorSamples.get(kind) ?? 0) + 1);
+  };
+  // RSS of both processes every second while the clients run, to tell growth from a one-off step.
+  const rssSamples = [];
+  const sampler = setInterval(() => rssSamples.push({ console: readRss(server.pid).rssMiB, worker: readRss(server.workerPid).rssMiB }), 1000);
   const consoleRun = await runConcurrently(clients, durationMs, maxCalls, async () => {
     try {
-      const answer = await request(server.baseUrl, "POST", `/api/v1/skills/${skill.name}/calls`, { args: {}, wait: true });
+      const answer = await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
       latencies.push(answer.ms);
       if (answer.status === 200 && answer.json?.call?.status === "succeeded") succeeded++;
-      else {
-        errors++;
-        const key = `${answer.status} ${answer.json?.call?.status ?? answer.json?.error?.code ?? ""}`;
-        errorSamples.set(key, (errorSamples.get(key) ?? 0) + 1);
-      }
+      else countError(`${answer.status} ${answer.json?.call?.status ?? answer.json?.error?.code ?? ""}`.trim());
     } catch (error) {
-      errors++;
-      errorSamples.set(String(error.message).slice(0, 80), (errorSamples.get(String(error.message).slice(0, 80)) ?? 0) + 1);
+      countError(String(error.message).slice(0, 80));
     }
   });
-  const rssEnd = readRss(server.pid);
-  const serverCpuMs = readCpuMs(server.pid) - serverCpu0;
-  const ownCpu0 = ownCpuMs();
+  clearInterval(sampler);
+  const cpu = minus(consoleCpu(server), cpu0);
+  const benchCpu = minus(ownCpu(), benchCpu0);
+  const rss1 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
+  const workerAlive = Number.isFinite(readRss(server.workerPid).rssMiB);
 
-  let spawned = 0;
-  let spawnErrors = 0;
-  const baselineRun = await runConcurrently(clients, baselineDurationMs, maxCalls, async () => {
-    try {
-      const run = await spawnDirect(skill, "{}");
-      if (run.code === 0) spawned++;
-      else spawnErrors++;
-    } catch {
-      spawnErrors++;
-    }
-  });
+  const sandboxed = await directLoad(spawner.sandboxed, skill, clients, baselineDurationMs, maxCalls);
+  const plain = await directLoad(spawner.plain, skill, clients, baselineDurationMs, maxCalls);
 
-  const ownCpu = ownCpuMs() - ownCpu0;
+  const calls = Math.max(1, succeeded + errors);
+  const perCall = {
+    console: cpu.console / calls,
+    worker: cpu.worker / calls,
+    children: cpu.workerChildren / calls,
+    consoleChildren: cpu.consoleChildren / calls,
+  };
+  const consolePerCall = perCall.console + perCall.worker + perCall.children + perCall.consoleChildren;
+  const perSpawn = (load) => (load.cpu.selfMs + load.cpu.childrenMs) / Math.max(1, load.done + load.errors);
   const callsPerSecond = (succeeded * 1000) / consoleRun.elapsedMs;
-  const spawnsPerSecond = (spawned * 1000) / baselineRun.elapsedMs;
+  const spawnsPerSecond = (load) => (load.done * 1000) / load.elapsedMs;
+  const throughputRatio = callsPerSecond / spawnsPerSecond(sandboxed);
+  const cpuRatio = consolePerCall / perSpawn(sandboxed);
+  const rssFlat = (start, end) => (Number.isFinite(start) && Number.isFinite(end) ? `${fmt(end - start)} MiB` : "–");
   const rows = [
-    { bench: "throughput", metric: `${clients} clients, succeeded calls/s vs direct spawns/s`, server: callsPerSecond, baseline: spawnsPerSecond, unit: "/s", better: "higher" },
-    { bench: "throughput", metric: "CPU time per call (server process) vs per direct spawn (bench process)", server: serverCpuMs / Math.max(1, succeeded + errors), baseline: ownCpu / Math.max(1, spawned + spawnErrors), unit: "ms", better: "lower" },
-    { bench: "throughput", metric: `${clients} clients, call latency p50`, server: percentile(latencies, 50), baseline: null, unit: "ms", better: "lower" },
-    { bench: "throughput", metric: `${clients} clients, call latency p95`, server: percentile(latencies, 95), baseline: null, unit: "ms", better: "lower" },
-    { bench: "throughput", metric: "errors (non-200 or not succeeded)", server: errors, baseline: spawnErrors, unit: "", better: "lower", noRatio: true },
-    { bench: "throughput", metric: "server RSS start → end (MiB)", server: rssEnd.rssMiB, baseline: rssStart.rssMiB, unit: "MiB", better: "lower", ratioLabel: "end ÷ start" },
+    { bench: "throughput", metric: `${clients} clients, succeeded calls/s vs ${clients} concurrent direct sandboxed spawns/s`, server: callsPerSecond, baseline: spawnsPerSecond(sandboxed), unit: "/s", better: "higher", target: `≥ 0.8×: ${throughputRatio >= 0.8 ? "met" : "not met"}` },
+    { bench: "throughput", metric: "errors (non-200 or not succeeded) vs failed direct spawns", server: errors, baseline: sandboxed.errors, unit: "", noRatio: true, target: `0: ${errors === 0 ? "met" : "not met"}` },
+    { bench: "throughput", metric: "CPU per call: console + worker + the call's processes vs per direct sandboxed spawn (bench + children)", server: consolePerCall, baseline: perSpawn(sandboxed), unit: "ms", target: `≤ 2×: ${cpuRatio <= 2 ? "met" : "not met"}` },
+    { bench: "throughput", metric: "CPU per call without the skill's processes: console + worker vs bench process alone", server: perCall.console + perCall.worker, baseline: sandboxed.cpu.selfMs / Math.max(1, sandboxed.done + sandboxed.errors), unit: "ms" },
+    { bench: "throughput", metric: `${clients} clients, call latency p50 vs direct sandboxed spawn p50 (${clients} at once)`, server: percentile(latencies, 50), baseline: percentile(sandboxed.latencies, 50), unit: "ms" },
+    { bench: "throughput", metric: `${clients} clients, call latency p95 vs direct sandboxed spawn p95`, server: percentile(latencies, 95), baseline: percentile(sandboxed.latencies, 95), unit: "ms" },
+    { bench: "throughput", metric: "console server RSS end vs start (MiB)", server: rss1.console.rssMiB, baseline: rss0.console.rssMiB, unit: "MiB", ratioLabel: "end ÷ start", target: `flat: ${rssFlat(rss0.console.rssMiB, rss1.console.rssMiB)}` },
+    { bench: "throughput", metric: "worker RSS end vs start (MiB)", server: rss1.worker.rssMiB, baseline: rss0.worker.rssMiB, unit: "MiB", ratioLabel: "end ÷ start", target: `flat: ${rssFlat(rss0.worker.rssMiB, rss1.worker.rssMiB)}` },
+    { bench: "sandbox", metric: `${clients} concurrent direct spawns/s: sandboxed vs plain`, server: spawnsPerSecond(sandboxed), baseline: spawnsPerSecond(plain), unit: "/s", better: "higher" },
+    { bench: "sandbox", metric: `CPU per direct spawn at ${clients} at once (bench + children): sandboxed vs plain`, server: perSpawn(sandboxed), baseline: perSpawn(plain), unit: "ms" },
   ];
   const notes = [
-    `throughput: console ${succeeded} calls in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s, baseline ${spawned} spawns in ${(baselineRun.elapsedMs / 1000).toFixed(1)} s; server pid ${server.pid} RSS ${fmt(rssStart.rssMiB)} → ${fmt(rssEnd.rssMiB)} MiB (peak VmHWM ${fmt(rssEnd.hwmMiB)} MiB)`,
+    `throughput: console ${succeeded} calls (${errors} errors) in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s; direct sandboxed ${sandboxed.done} spawns (${sandboxed.errors} failed) and plain ${plain.done} (${plain.errors} failed) in ${(baselineDurationMs / 1000).toFixed(0)} s each`,
+    `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: bench ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: bench ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}`,
+    `throughput: console pid ${server.pid} RSS ${fmt(rss0.console.rssMiB)} → ${fmt(rss1.console.rssMiB)} MiB (peak VmHWM ${fmt(rss1.console.hwmMiB)}); worker pid ${server.workerPid} RSS ${fmt(rss0.worker.rssMiB)} → ${fmt(rss1.worker.rssMiB)} MiB (peak ${fmt(rss1.worker.hwmMiB)})${workerAlive ? "" : " — the worker was gone at the end (restarted?)"}`,
   ];
+  if (rssSamples.length >= 4) {
+    const at = (fraction) => rssSamples[Math.min(rssSamples.length - 1, Math.round(fraction * (rssSamples.length - 1)))];
+    const course = (key) => [0, 0.25, 0.5, 0.75, 1].map((fraction) => fmt(at(fraction)[key])).join(" → ");
+    notes.push(`throughput: RSS at 0, ¼, ½, ¾ and the end of the ${(consoleRun.elapsedMs / 1000).toFixed(0)} s of calls (MiB): console ${course("console")}; worker ${course("worker")}`);
+  }
   if (errorSamples.size > 0) notes.push(`throughput: errors by kind: ${[...errorSamples].map(([kind, n]) => `${kind} ×${n}`).join("; ")}`);
-  return { rows, notes };
+  return { rows, notes, stats: { calls } };
 }

@@ -70,7 +70,7 @@ export async function buildWorker(options = {}) {
     format: "esm",
     target: "node20",
     packages: "external",
-    alias: { "@": root },
+    alias: { "@": root, "server-only": path.join(root, "node_modules", "server-only", "empty.js") },
     define: { __WORKER_VERSION__: JSON.stringify(version) },
     metafile: true,
     logLevel: "silent",

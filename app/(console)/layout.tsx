@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { ConsoleShell } from "@/components/layout/console-shell";
-import { currentIdentity, currentPath } from "@/components/layout/current-identity";
+import { currentIdentity, currentPath } from "@/lib/server/auth/current-identity";
 import { loginPathFor } from "@/lib/client/safe-next-path";
 import { queryKeys } from "@/lib/client/query-keys";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentIdentity } from "@/components/layout/current-identity";
+import { currentIdentity } from "@/lib/server/auth/current-identity";
 import { safeNextPath } from "@/lib/client/safe-next-path";
 import { LoginForm } from "./login-form";
 

@@ -160,3 +160,107 @@ export function generateExecRoot(root) {
     ticker: { name: "bench_stderr_ticker", entry: path.join(tickerDir, "ticker.mjs"), cwd: tickerDir, env: {} },
   };
 }
+
+/** Vocabulary of the generated native skills: what ops skills act on, with the words their authors use. */
+const NATIVE_DOMAINS = [
+  { category: "devops", techs: ["kubernetes", "docker", "systemd", "nomad", "helm", "argocd"], objects: ["service", "deployment", "container", "pod", "release", "rollout"] },
+  { category: "data", techs: ["postgresql", "mysql", "redis", "mongodb", "clickhouse", "sqlite"], objects: ["database", "replica", "backup", "index", "table", "migration"] },
+  { category: "network", techs: ["nginx", "haproxy", "cloudflare", "wireguard", "bind", "envoy"], objects: ["dns record", "firewall rule", "load balancer", "vpn tunnel", "route", "port"] },
+  { category: "security", techs: ["vault", "lets-encrypt", "openssh", "fail2ban", "trivy", "gpg"], objects: ["certificate", "secret", "ssh key", "user account", "vulnerability report", "audit log"] },
+  { category: "monitoring", techs: ["prometheus", "grafana", "loki", "sentry", "pagerduty", "datadog"], objects: ["alert", "dashboard", "metric", "error trace", "uptime check", "incident"] },
+  { category: "storage", techs: ["s3", "minio", "zfs", "lvm", "nfs", "ceph"], objects: ["bucket", "volume", "snapshot", "disk", "quota", "mount"] },
+  { category: "ci", techs: ["jenkins", "github-actions", "gitlab-ci", "buildkite", "drone", "tekton"], objects: ["pipeline", "build", "artifact", "runner", "test report", "cache"] },
+  { category: "messaging", techs: ["kafka", "rabbitmq", "nats", "sqs", "pubsub", "mqtt"], objects: ["topic", "queue", "consumer group", "dead letter queue", "partition", "subscription"] },
+  { category: "communication", techs: ["slack", "email", "teams", "matrix", "telegram", "sms"], objects: ["daily report", "status update", "on-call summary", "release note", "reminder", "digest"] },
+  { category: "system", techs: ["linux", "debian", "ubuntu", "rhel", "alpine", "freebsd"], objects: ["log file", "cron job", "package", "kernel module", "process", "swap"] },
+  { category: "analysis", techs: ["elasticsearch", "bigquery", "pandas", "duckdb", "spark", "jq"], objects: ["log pattern", "cost report", "latency histogram", "usage trend", "error budget", "capacity forecast"] },
+  { category: "cloud", techs: ["aws", "gcp", "azure", "hetzner", "digitalocean", "terraform"], objects: ["instance", "iam role", "billing alert", "autoscaling group", "vpc", "tag"] },
+];
+const NATIVE_VERBS = [
+  ["deploy", "Deploy", "deploying"], ["restart", "Restart", "restarting"], ["check", "Check the health of", "checking"], ["rotate", "Rotate", "rotating"],
+  ["backup", "Back up", "backing up"], ["restore", "Restore", "restoring"], ["scan", "Scan", "scanning"], ["list", "List", "listing"],
+  ["clean", "Clean up", "cleaning up"], ["audit", "Audit", "auditing"], ["migrate", "Migrate", "migrating"], ["resize", "Resize", "resizing"],
+  ["inspect", "Inspect", "inspecting"], ["summarize", "Summarize", "summarizing"], ["renew", "Renew", "renewing"], ["sync", "Synchronise", "synchronising"],
+  ["export", "Export", "exporting"], ["validate", "Validate", "validating"], ["tune", "Tune", "tuning"], ["rollback", "Roll back", "rolling back"],
+  ["monitor", "Monitor", "monitoring"], ["upgrade", "Upgrade", "upgrading"], ["provision", "Provision", "provisioning"], ["benchmark", "Benchmark", "benchmarking"],
+  ["tag", "Tag", "tagging"], ["archive", "Archive", "archiving"], ["prune", "Prune", "pruning"], ["reindex", "Rebuild the index of", "reindexing"],
+  ["troubleshoot", "Troubleshoot", "troubleshooting"], ["compress", "Compress", "compressing"],
+];
+const NATIVE_DETAILS = [
+  "and report what changed",
+  "with a dry run first that prints every command",
+  "keeping the last seven copies",
+  "across every host of an environment",
+  "and open a ticket when something looks wrong",
+  "then verify the result and roll back on failure",
+  "and post a short summary to the team channel",
+  "reading only, never changing anything",
+];
+const NATIVE_TRIGGERS = [
+  "before a maintenance window",
+  "after an incident, to see what happened",
+  "when an alert fires about it",
+  "when disk or memory runs low",
+  "at the end of a sprint",
+  "when a customer reports slowness",
+  "during an on-call shift",
+  "before a release goes out",
+];
+
+/** A small deterministic pseudo-random sequence (LCG), so every run generates the same skills. */
+function lcg(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * Writes `count` native skills under `root` as root/<category>/<name>/SKILL.md: distinct names made of
+ * a verb, a technology and an object (`rotate-nginx-dns-record`), a description and a when_to_use in the
+ * words real ops skills use, a class, and some `tools[]`, so skill_search ranks over overlapping,
+ * realistic vocabulary. Deterministic. Returns the names written, in generation order.
+ */
+export function generateNativeRoot(root, count) {
+  const random = lcg(20261130);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const combos = [];
+  for (const domain of NATIVE_DOMAINS) for (const tech of domain.techs) for (const object of domain.objects) for (const verb of NATIVE_VERBS) combos.push({ domain, tech, object, verb });
+  if (count > combos.length) throw new Error(`at most ${combos.length} distinct native skills can be generated`);
+  // A deterministic shuffle (Fisher–Yates), so any count mixes every domain and verb.
+  for (let i = combos.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [combos[i], combos[j]] = [combos[j], combos[i]];
+  }
+  const written = [];
+  for (const { domain, tech, object, verb: [verb, Verb, verbing] } of combos.slice(0, count)) {
+    const name = `${verb}-${tech}-${object.replace(/ /g, "-")}`;
+    const i = written.length;
+    const description = `${Verb} the ${object} of a ${tech} setup ${pick(NATIVE_DETAILS)}. Works on one host or a named group (${domain.category}).`;
+    const whenToUse = `When someone asks for ${verbing} a ${tech} ${object}, or ${pick(NATIVE_TRIGGERS)}.`;
+    const skillClass = ["safe", "safe", "mutating", "dangerous"][i % 4];
+    const lines = [
+      "---",
+      `name: ${name}`,
+      `description: ${JSON.stringify(description)}`,
+      `when_to_use: ${JSON.stringify(whenToUse)}`,
+      `class: ${skillClass}`,
+      "license: MIT",
+    ];
+    if (i % 3 === 0) {
+      lines.push("tools:", `  - name: ${verb}`, `    impl: scripts/${verb}.sh`, `    class: ${skillClass}`, `    description: ${JSON.stringify(`${Verb} the ${object} (${tech}).`)}`);
+    }
+    if (i % 5 === 0) lines.push("metadata:", "  os: [linux]", "  requires:", `    bins: [sh]`);
+    lines.push("---", "", `# ${Verb} ${tech} ${object}`, "", `${description}`, "", "## Steps", "", `1. Find the ${object} to work on.`, `2. ${Verb} it, printing each command first.`, "3. Report the outcome.", "");
+    const dir = path.join(root, domain.category, name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "SKILL.md"), lines.join("\n"));
+    if (i % 3 === 0) {
+      fs.mkdirSync(path.join(dir, "scripts"));
+      fs.writeFileSync(path.join(dir, "scripts", `${verb}.sh`), `#!/bin/sh\necho "${verb} $*"\n`, { mode: 0o755 });
+    }
+    written.push({ name, category: domain.category, tech, object, verb });
+  }
+  return written;
+}

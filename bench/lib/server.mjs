@@ -2,7 +2,8 @@
  * Starts and stops the real production console for the benchmarks: `node scripts/start.mjs` (migrate,
  * build when stale, scripts/console-server.mjs) as the leader of its own process group, its output appended to a log
  * file, and the whole group killed at the end. Also finds the pid of the Node process that actually
- * serves HTTP (the one holding the listening socket) so its RSS can be read from /proc.
+ * serves HTTP (the one holding the listening socket) and of its local worker (.worker/worker.mjs), so
+ * their RSS and CPU can be read from /proc.
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -121,8 +122,7 @@ export function readRss(pid) {
 
 let clockTicks = null;
 
-/** CPU time (user + system, all threads, children excluded) used so far by `pid`, in ms; NaN when unreadable. */
-export function readCpuMs(pid) {
+function ticksPerSecond() {
   if (clockTicks === null) {
     try {
       clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
@@ -130,13 +130,94 @@ export function readCpuMs(pid) {
       clockTicks = 100;
     }
   }
+  return clockTicks;
+}
+
+/**
+ * CPU time used so far by `pid` from /proc/<pid>/stat, in ms (clock-tick resolution): `selfMs` = utime +
+ * stime (all threads), `childrenMs` = cutime + cstime (children it waited for, with their own waited-for
+ * descendants: for the worker, its calls' sh → setpriv → bwrap → skill trees). NaNs when unreadable.
+ */
+export function readCpu(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+    const ms = (index) => (Number(fields[index]) * 1000) / ticksPerSecond();
+    return { selfMs: ms(11) + ms(12), childrenMs: ms(13) + ms(14) };
   } catch {
-    return NaN;
+    return { selfMs: NaN, childrenMs: NaN };
   }
+}
+
+/** CPU time (user + system, all threads, children excluded) used so far by `pid`, in ms; NaN when unreadable. */
+export function readCpuMs(pid) {
+  return readCpu(pid).selfMs;
+}
+
+/** This process's CPU so far in ms: `selfMs` from process.cpuUsage() (µs resolution), `childrenMs` from /proc/self/stat. */
+export function ownCpu() {
+  const usage = process.cpuUsage();
+  return { selfMs: (usage.user + usage.system) / 1000, childrenMs: readCpu(process.pid).childrenMs };
+}
+
+/**
+ * The pid of the console's local worker (`node .worker/worker.mjs`, a child of the console's server
+ * process `serverPid`), from /proc; null when none runs.
+ */
+export function findWorkerPid(serverPid) {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== serverPid) continue;
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (argv.some((arg) => arg.endsWith(".worker/worker.mjs"))) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return null;
+}
+
+/** Direct children of `pid` whose program is `exe` (realpath), with their argv, from /proc. */
+export function childrenRunning(pid, exe) {
+  const found = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== pid || fs.readlinkSync(`/proc/${entry}/exe`) !== exe) continue;
+      found.push({ pid: Number(entry), argv: fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").slice(0, -1) });
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
+ * Waits until the processes `pids` (self + children CPU) use less than `quietMs` of CPU per 500 ms
+ * sample, two samples in a row (e.g. the worker's rescan after a loader reload has finished), or
+ * `maxMs` passed. Resolves with the ms waited and whether it went quiet.
+ */
+export async function waitQuiet(pids, { maxMs = 60_000, quietMs = 10 } = {}) {
+  const started = performance.now();
+  const total = () => pids.reduce((sum, pid) => {
+    const cpu = readCpu(pid);
+    return sum + (Number.isFinite(cpu.selfMs) ? cpu.selfMs + cpu.childrenMs : 0);
+  }, 0);
+  let last = total();
+  let quiet = 0;
+  while (performance.now() - started < maxMs) {
+    await delay(500);
+    const now = total();
+    quiet = now - last <= quietMs ? quiet + 1 : 0;
+    last = now;
+    if (quiet >= 2) return { waitedMs: performance.now() - started, quiet: true };
+  }
+  return { waitedMs: performance.now() - started, quiet: false };
 }
 
 /** CPU time (user + system) this process used so far, in ms. */
@@ -151,7 +232,7 @@ export function ownCpuMs() {
  * it), output appended to `logFile`, with `BENCH_ADMIN` as its first admin. Once the console serves, signs
  * in and creates an API token that every later request sends (signInBench()), then resolves once
  * `readyPath` answers 200, with the server handle:
- * `{ port, pgid, pid, baseUrl, startedAt, readyMs, buildMs, stop() }`. `buildMs` is the time between
+ * `{ port, pgid, pid, workerPid (null; see waitForWorker), baseUrl, startedAt, readyMs, buildMs, stop() }`. `buildMs` is the time between
  * start.mjs's "building" and "serving" log lines (null when no build was needed). Rejects when the
  * script exits first or `timeoutMs` passes (after stopping the group).
  */
@@ -178,6 +259,7 @@ export async function startServer({ projectRoot, env, logFile, readyPath, timeou
     port,
     pgid,
     pid: null,
+    workerPid: null,
     baseUrl: `http://127.0.0.1:${port}`,
     logFile,
     startedAt,
@@ -253,4 +335,25 @@ export async function stopGroup(pgid, exitPromise) {
   while (groupMembers(pgid).length > 0 && Date.now() < deadline) await delay(100);
   if (groupMembers(pgid).length > 0) signal("SIGKILL");
   activeGroups.delete(pgid);
+}
+
+/**
+ * Waits until the console lists a live worker holding every skill of `skills` with a digest (it has
+ * registered and reported its scan), then sets `server.workerPid` (the worker's pid from /proc, which
+ * must be the one it reported) and resolves with its WorkerInfo. Rejects after `timeoutMs`.
+ */
+export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await request(server.baseUrl, "GET", "/api/v1/workers").catch(() => null);
+    const worker = answer?.json?.workers?.find((entry) => entry.state === "live" && skills.every((name) => entry.skills.some((skill) => skill.name === name && skill.digest && skill.available)));
+    const pid = findWorkerPid(server.pid);
+    if (worker && pid !== null) {
+      if (worker.pid !== pid) throw new Error(`the live worker reported pid ${worker.pid}, but the console's child running .worker/worker.mjs is ${pid}`);
+      server.workerPid = pid;
+      return worker;
+    }
+    if (Date.now() > deadline) throw new Error(`no live worker holding ${skills.join(", ")} within ${timeoutMs} ms (last answer ${answer?.status}); see ${server.logFile}`);
+    await delay(500);
+  }
 }

@@ -22,14 +22,14 @@ function sandboxLines(sandbox: SkillSandbox): SandboxLine[] {
   for (const path of sandbox.write) lines.push({ key: `write:${path}`, text: `Writes ${path}`, widens: true });
   lines.push(
     sandbox.network
-      ? { key: "network", text: "Network: the host's network", widens: false }
-      : { key: "network", text: "No network: loopback only", widens: false },
+      ? { key: "network", text: "Network: on", widens: false }
+      : { key: "network", text: "No network (loopback only)", widens: false },
   );
   if (sandbox.devices.length === 0) lines.push({ key: "devices", text: "No devices", widens: false });
   for (const device of sandbox.devices) lines.push({ key: `device:${device}`, text: `Uses device ${device}`, widens: true });
   lines.push(
     sandbox.hostPids
-      ? { key: "pids", text: "Sees and signals the host's processes (host pids)", widens: true }
+      ? { key: "pids", text: "Sees and signals host processes", widens: true }
       : { key: "pids", text: "Sees only its own processes", widens: false },
   );
   return lines;
@@ -37,8 +37,8 @@ function sandboxLines(sandbox: SkillSandbox): SandboxLine[] {
 
 /**
  * A skill's sandbox declaration (`sandbox` in skill.json or the SKILL.md frontmatter; DESIGN.md
- * "Workers and the sandbox") as a list of plain sentences — "Reads /var/log", "No network: loopback
- * only" — with what widens the default sandbox in amber. Shared by the skill page and every approval.
+ * "Workers and the sandbox") as a list of plain sentences — "Reads /var/log", "No network (loopback
+ * only)" — with what widens the default sandbox in amber. Shared by the skill page and every approval.
  * `null` (an approval older than sandbox declarations) says it was not recorded.
  */
 export function SandboxSummary({ sandbox, className }: { sandbox: SkillSandbox | null; className?: string }) {

@@ -197,14 +197,14 @@ export function SkillDetail({ name }: { name: string }) {
         />
       ) : (
         <div className="grid items-start gap-4 lg:grid-cols-3">
-          <div className="lg:col-span-2">
+          <div className="min-w-0 lg:col-span-2">
             {fromCallId ? (
               <RunPanelFromCall key={`${data.name}:${fromCallId}`} skill={data} callId={fromCallId} />
             ) : (
               <SkillRunPanel key={data.name} skill={data} />
             )}
           </div>
-          <div className="space-y-4">
+          <div className="min-w-0 space-y-4">
             <SkillFacts skill={data} />
             <SkillSandboxCard sandbox={data.sandbox} />
             <SkillWorkersCard skill={data.name} />

@@ -20,37 +20,42 @@ export function NewWorkerTokenBox({ token, workerToken, onDismiss }: { token: st
   const origin = typeof window === "undefined" ? "http://<console-address>" : window.location.origin;
   const command = workerCommand(origin, token);
   return (
-    <Alert
-      tone="warning"
-      live
-      title={`Worker token “${workerToken.name}” created. Copy it now: it will not be shown again.`}
-      actions={
-        <Button size="sm" variant="ghost" onClick={onDismiss}>
-          Done
-        </Button>
-      }
-      data-testid="new-worker-token-box"
-    >
-      <div className="mt-1 flex flex-wrap items-center gap-2">
+    <Alert tone="warning" live title={`Worker token “${workerToken.name}” created. Copy it now: it will not be shown again.`} data-testid="new-worker-token-box">
+      <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
         <input
           readOnly
           aria-label="New worker token"
           value={token}
           onFocus={(event) => event.currentTarget.select()}
-          className="h-8 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-2.5 font-mono text-[13px] text-zinc-900 focus:ring-2 focus:ring-blue-500/20 focus:outline-none"
+          className="h-8 w-full min-w-0 rounded-md border border-amber-300 bg-white px-2.5 font-mono text-[13px] text-zinc-900 focus:ring-2 focus:ring-blue-500/20 focus:outline-none sm:flex-1"
           data-testid="new-worker-token"
         />
-        <CopyButton size="sm" label="Copy token" getText={() => token} />
+        <span className="shrink-0">
+          <CopyButton size="sm" label="Copy token" getText={() => token} />
+        </span>
       </div>
       <p className="mt-3">Start a worker with it from a checkout of the console on the worker&apos;s host:</p>
-      <div className="mt-1 flex flex-wrap items-start gap-2">
-        <CodeBlock text={command} label="Command that starts a worker" className="min-w-0 flex-1 border-amber-300 bg-white" data-testid="worker-command" />
-        <CopyButton size="sm" label="Copy command" getText={() => command} />
+      <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-start">
+        {/* Wrapped, not scrolled: the whole command stays readable on a phone. */}
+        <CodeBlock
+          text={command}
+          label="Command that starts a worker"
+          className="min-w-0 border-amber-300 bg-white !break-all !whitespace-pre-wrap sm:flex-1"
+          data-testid="worker-command"
+        />
+        <span className="shrink-0">
+          <CopyButton size="sm" label="Copy command" getText={() => command} />
+        </span>
       </div>
       <p className="mt-2 text-xs">
         CONSOLE_URL must reach this console from that host (the default HOST=127.0.0.1 serves this machine only). WORKER_NAME (default the host name),
         WORKER_LABELS and WORKER_CONCURRENCY are optional.
       </p>
+      <div className="mt-3">
+        <Button size="sm" variant="secondary" onClick={onDismiss}>
+          Done, I copied it
+        </Button>
+      </div>
     </Alert>
   );
 }

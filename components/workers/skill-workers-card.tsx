@@ -39,7 +39,7 @@ function HolderRow({ holder }: { holder: Holder }) {
       </div>
       <p className="text-xs break-all text-zinc-500">{holder.host}</p>
       {holder.drifted ? (
-        <p className="text-xs text-amber-800">Drifted: its copy differs from the console&apos;s, so it is never given this skill&apos;s calls until it matches.</p>
+        <p className="text-xs text-amber-800">Drifted: its copy differs from the console&apos;s, so it is never given this skill&apos;s calls until its copy matches.</p>
       ) : null}
       {holder.available ? null : <p className="text-xs break-words text-red-700">Unavailable there: {holder.reason ?? "no reason given"}</p>}
     </li>

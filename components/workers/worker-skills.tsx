@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/class-names";
 import type { WorkerInfo, WorkerSkillReport } from "@/lib/types/worker";
 import { ShortDigest } from "./short-digest";
 
@@ -18,7 +19,12 @@ function ordered(skills: WorkerSkillReport[], drifted: Set<string>): WorkerSkill
 
 function SkillRow({ skill, drifted }: { skill: WorkerSkillReport; drifted: boolean }) {
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1.5" data-testid="worker-skill" data-skill={skill.name}>
+    <li
+      className={cx("flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1.5", drifted && "bg-amber-50/70")}
+      data-testid="worker-skill"
+      data-skill={skill.name}
+      data-drifted={drifted || undefined}
+    >
       <Link href={`/skills/${encodeURIComponent(skill.name)}`} className="min-w-0 font-mono text-[12.5px] break-all text-zinc-900 hover:text-blue-700 hover:underline">
         {skill.name}
       </Link>

@@ -58,7 +58,8 @@ export function WorkerTokensTable({ tokens, workers }: { tokens: WorkerTokenInfo
             <Th>Created</Th>
             <Th>Last used</Th>
             <Th>Status</Th>
-            <Th>
+            {/* relative: the sr-only label is absolutely placed, and must stay inside the table's own scroll box at 390 px. */}
+            <Th className="relative">
               <span className="sr-only">Actions</span>
             </Th>
           </tr>

@@ -67,12 +67,30 @@ export function WorkersPage() {
       </>
     );
   }
+  if (!identity.data) {
+    return (
+      <>
+        {header}
+        <Alert
+          tone="danger"
+          title="Could not tell who you are"
+          actions={
+            <Button size="sm" onClick={() => void identity.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {identity.error?.message}
+        </Alert>
+      </>
+    );
+  }
   if (!allowed) {
     return (
       <>
         {header}
         <Alert tone="info" title="Workers need the operator role">
-          You are signed in as {role ?? "a viewer"}. Ask an admin for the operator role to see the workers that run calls.
+          You are signed in as a {role}. Ask an admin for the operator role to see the workers that run calls.
         </Alert>
       </>
     );

@@ -1,3 +1,4 @@
+import { decide } from "@/lib/policy/policy-table";
 import type { PermissionMode } from "@/lib/types/persona";
 import type { SkillClass } from "@/lib/types/skill";
 
@@ -22,19 +23,10 @@ const CELLS: Record<PreviewOutcome, string> = {
  * The cell of DESIGN.md's policy table ("Policy") for a persona of `mode` calling a skill of
  * `skillClass`, for the run panel to show before Run: safe runs everywhere; mutating is denied to
  * read-only and needs one confirmation otherwise; dangerous runs only under dual-sign-required after two
- * signatures. A preview only: the persona's allow/deny lists are not applied here and the server's
- * answer to the call is authoritative.
+ * signatures — the same table the server decides with (lib/policy/policy-table.ts). A preview only: the
+ * persona's allow/deny lists are not applied here and the server's answer to the call is authoritative.
  */
 export function previewPolicy(mode: PermissionMode, skillClass: SkillClass): PolicyPreview {
-  const outcome: PreviewOutcome =
-    skillClass === "safe"
-      ? "run"
-      : skillClass === "mutating"
-        ? mode === "read-only"
-          ? "deny"
-          : "confirm"
-        : mode === "dual-sign-required"
-          ? "dual_sign"
-          : "deny";
+  const { outcome } = decide(mode, skillClass);
   return { outcome, cell: CELLS[outcome] };
 }

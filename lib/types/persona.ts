@@ -1,6 +1,5 @@
-import type { PermissionMode } from "@/lib/server/policy/decide";
-
-export type { PermissionMode };
+/** A persona's permission mode (DESIGN.md "Concepts"). */
+export type PermissionMode = "read-only" | "mutating-with-confirm" | "dual-sign-required";
 
 /** The permission modes, from least to most permissive of dangerous work (DESIGN.md "Concepts"). */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "mutating-with-confirm", "dual-sign-required"];

@@ -4,6 +4,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { JsonSchema } from "@/lib/types/skill";
+import { AJV_OPTIONS } from "./ajv-options";
 
 /** One ajv validation error, as returned in `invalid_args` details (DESIGN.md "HTTP interface"). */
 export type AjvError = ErrorObject;
@@ -62,17 +63,7 @@ const instances = caches.instances;
  */
 export const COMPILES_PER_INSTANCE = 500;
 
-/**
- * The serialisable part of the project's Ajv options, shared by `createAjv` and the args-validation
- * worker (args-validator.ts) so both validate exactly alike:
- * - `allErrors`: every problem reported at once;
- * - `strict: false`: manifests are written by third parties and may carry keywords ajv does not know
- *   (`x-*`, editor hints); unknown formats are then ignored and reported as warnings;
- * - `ownProperties: true`: only the args' own properties count, so a member inherited from
- *   Object.prototype never satisfies `required` (`{"required": ["constructor"]}` with `{}`) nor is
- *   validated as if it had been sent (`properties.toString` with `{}`).
- */
-export const AJV_OPTIONS = { allErrors: true, strict: false, ownProperties: true } as const;
+export { AJV_OPTIONS } from "./ajv-options";
 
 /**
  * Creates a new Ajv instance configured the project's way: AJV_OPTIONS, formats from ajv-formats in

@@ -1,9 +1,10 @@
 import type { CallEvent, CallSandbox } from "@/lib/types/call";
 import type { SpawnReport } from "@/lib/types/worker";
+import { MAX_EVENTS_PER_REPORT } from "@/lib/validation/worker-requests";
 import { ConsoleRequestError, type ConsoleClient } from "./console-client";
 
-/** Most lines sent in one report (the console accepts up to 5,000). */
-const MAX_BATCH_EVENTS = 1000;
+/** Most lines sent in one report (the console accepts up to MAX_EVENTS_PER_REPORT, 5,000). */
+const MAX_BATCH_EVENTS = MAX_EVENTS_PER_REPORT;
 /** Most bytes of lines sent in one report. */
 const MAX_BATCH_BYTES = 1024 * 1024;
 
@@ -54,14 +55,24 @@ export class TimelineUploader {
   }
 
   /**
-   * Waits for the report in flight and returns the lines (and the spawn) not sent yet, which the
-   * caller puts in its finish report (one request fewer at the end of every call). Nothing is sent
-   * after this.
+   * Waits for the report in flight, sends full reports while more lines are left than one report
+   * holds, and returns the lines (at most MAX_EVENTS_PER_REPORT, unless the console stopped taking
+   * them) and the spawn not sent yet, which the caller puts in its finish report (one request fewer at
+   * the end of every call). Nothing is sent after this.
    */
   async drain(): Promise<{ events: CallEvent[]; spawned: SpawnReport | null }> {
     this.closed = true;
     // A report in flight either lands or puts its lines back (in order) for the finish report.
     while (this.inFlight) await this.inFlight;
+    // What does not fit in one finish report (a flood still buffered when the process exited) goes first,
+    // in order, one full report at a time; a report the console cannot take stays for the finish.
+    while (!this.lost && this.buffer.length > MAX_BATCH_EVENTS) {
+      const before = this.buffer.length;
+      this.inFlight = this.sendNext();
+      await this.inFlight;
+      this.inFlight = null;
+      if (this.buffer.length >= before) break;
+    }
     const rest = this.buffer;
     this.buffer = [];
     const spawned = this.spawned;
@@ -79,13 +90,11 @@ export class TimelineUploader {
   }
 
   private async sendNext(): Promise<void> {
-    const batch: CallEvent[] = [];
+    // One splice, not a shift per line: a flood can leave hundreds of thousands of lines buffered.
+    let count = 0;
     let bytes = 0;
-    while (this.buffer.length > 0 && batch.length < MAX_BATCH_EVENTS && bytes < MAX_BATCH_BYTES) {
-      const event = this.buffer.shift()!;
-      batch.push(event);
-      bytes += event.line.length;
-    }
+    while (count < this.buffer.length && count < MAX_BATCH_EVENTS && bytes < MAX_BATCH_BYTES) bytes += this.buffer[count++]!.line.length;
+    const batch = this.buffer.splice(0, count);
     const spawned = this.spawned;
     this.spawned = null;
     const report = { events: batch, ...(spawned ? { spawned } : {}), ...(this.sandbox ? { sandbox: this.sandbox } : {}) };

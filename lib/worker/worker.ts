@@ -36,11 +36,17 @@ export class Worker {
   /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
   private snapshotProblem: string | null = null;
 
+  /**
+   * `config` and the worker `token` to register with; `version` is reported to the console; `log`
+   * receives the worker's own lines; `bwrapCandidates` overrides where bwrap is looked for (tests of a
+   * host without it).
+   */
   constructor(
     private readonly config: WorkerConfig,
     token: string,
     private readonly version: string,
     private readonly log: (line: string) => void = (line) => console.log(line),
+    private readonly bwrapCandidates?: readonly string[],
   ) {
     this.client = new ConsoleClient(config.consoleUrl, token);
   }
@@ -68,7 +74,7 @@ export class Worker {
     // A descriptor this process inherited without close-on-exec would reach every skill (a way out of the sandbox).
     const closed = closeInheritableFds();
     if (closed.length > 0) this.log(`worker: closed inherited file descriptors ${closed.join(", ")} so no skill inherits them`);
-    this.host = await detectSandboxHost({ mode: config.sandbox.mode, uid: config.sandbox.uid, limits: { memoryMb: config.sandbox.memoryLimitMb, pids: config.sandbox.pidsLimit, cpu: config.sandbox.cpuLimit }, cgroupName: workerCgroupName(config.name) });
+    this.host = await detectSandboxHost({ mode: config.sandbox.mode, uid: config.sandbox.uid, limits: { memoryMb: config.sandbox.memoryLimitMb, pids: config.sandbox.pidsLimit, cpu: config.sandbox.cpuLimit }, cgroupName: workerCgroupName(config.name), ...(this.bwrapCandidates ? { bwrapCandidates: this.bwrapCandidates } : {}) });
     if (this.host.warning) this.log(`worker: warning: ${this.host.warning}`);
     const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
     if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);

@@ -31,14 +31,14 @@ export async function testApiUrl(): Promise<string> {
  * `env` overrides settings of this worker only (WORKER_NAME, WORKER_LABELS, ONGRID_SKILLS_EXTERNAL_DIRS…).
  * Resolves once it is registered. Returns the worker.
  */
-export async function startTestWorker(env: Record<string, string> = {}, options: { labels?: string[] } = {}): Promise<Worker> {
+export async function startTestWorker(env: Record<string, string> = {}, options: { labels?: string[]; bwrapCandidates?: string[] } = {}): Promise<Worker> {
   await ensureConsoleStarted();
   const url = await testApiUrl();
   const name = env.WORKER_NAME ?? `test-worker-${state.workers.length + 1}`;
   const stateDir = path.join(state.dir ?? fs.mkdtempSync("/tmp/skill-worker-"), `worker-${name}`);
   const config = loadWorkerConfig({ ...process.env, WORKER_STATE_DIR: stateDir, WORKER_NAME: name, ...env }, { consoleUrl: url });
   const { token } = await createWorkerToken({ email: "test@console.local", userId: null }, { name, labels: options.labels ?? [] });
-  const worker = new Worker(config, token, "test", () => undefined);
+  const worker = new Worker(config, token, "test", () => undefined, options.bwrapCandidates);
   await worker.start();
   state.workers.push(worker);
   return worker;

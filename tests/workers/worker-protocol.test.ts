@@ -160,3 +160,24 @@ describe("revoking a worker token", () => {
     await reloadTestConsole();
   });
 });
+
+describe("a worker that must sandbox but has no bubblewrap", () => {
+  it("fails every call with a message naming the Debian package, and the Workers page shows why", async () => {
+    await startTestWorker({ WORKER_NAME: "no-bwrap", WORKER_LABELS: "nobwrap", SKILL_SANDBOX: "bwrap" }, { bwrapCandidates: ["/nonexistent/bwrap"] });
+    const { call } = (await (await requestCall("echo", { args: { tag: "nobwrap" }, target: "nobwrap" })).json()) as { call: Call };
+    expect(call.status).toBe("failed");
+    expect(call.error).toMatch(/bubblewrap/);
+    expect(fs.existsSync(path.join(markers, "ran-nobwrap"))).toBe(false);
+    const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
+    expect(workers.find((worker) => worker.name === "no-bwrap")?.sandbox).toMatchObject({ requested: "bwrap", mode: "bwrap", warning: expect.stringMatching(/bubblewrap/) });
+  });
+
+  it("under SKILL_SANDBOX=none runs calls with the warning on the call and on the Workers page", async () => {
+    await startTestWorker({ WORKER_NAME: "unsandboxed", WORKER_LABELS: "nosandbox", SKILL_SANDBOX: "none" });
+    const { call } = (await (await requestCall("echo", { args: { tag: "unsandboxed" }, target: "nosandbox" })).json()) as { call: Call };
+    expect(call.status).toBe("succeeded");
+    expect(call.sandbox).toMatchObject({ mode: "none", warning: expect.stringMatching(/^SKILL_SANDBOX=none: calls run unsandboxed as /) });
+    const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
+    expect(workers.find((worker) => worker.name === "unsandboxed")?.sandbox).toMatchObject({ mode: "none", warning: expect.stringMatching(/^SKILL_SANDBOX=none/) });
+  });
+});

@@ -41,7 +41,7 @@ export async function cancelCall(id: string, identity: Identity, signal?: AbortS
       callId: id,
       from: "queued",
       to: "cancelled",
-      changes: { error: `cancelled by ${who} before it started`, endedAt: new Date() },
+      changes: { error: `cancelled before it started, by ${who}`, endedAt: new Date() },
       audit: { action: "call.cancelled", actor: who, actorId: identity.userId, details: { waited: "worker" } },
     });
     if (cancelled) {

@@ -1,8 +1,9 @@
 import { headers } from "next/headers";
-import { identify } from "@/lib/server/auth/identity";
-import { ensureConsoleStarted } from "@/lib/server/console-startup";
+import "server-only";
+import { identify } from "./identity";
+import { ensureConsoleStarted } from "../console-startup";
 import type { Identity } from "@/lib/types/identity";
-import { REQUEST_PATH_HEADER } from "./request-path";
+import { REQUEST_PATH_HEADER } from "@/components/layout/request-path";
 
 /**
  * Who is viewing the page being rendered (server components only; issue 4 point 1: every page needs a

@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { createPerson, signInPage } from "./support/people";
+
+/**
+ * The Workers page and the skill page's Sandbox and Workers cards (DESIGN.md "Workers and the sandbox"):
+ * the console under test runs `npm start`'s local worker ("local", label "local") under bubblewrap; an
+ * admin creates a worker token (shown once, with the command that starts a worker) and revokes it
+ * after confirming; a viewer is told the page needs the operator role; a skill page shows its sandbox
+ * declaration and which workers hold its digest.
+ */
+
+test("the Workers page lists the local worker as live, sandboxed by bwrap", async ({ page }) => {
+  await page.goto("/skills");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workers" }).click();
+  await expect(page).toHaveURL(/\/workers$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Workers" })).toBeVisible();
+
+  const local = page.locator('[data-testid="worker-card"][data-worker-name="local"][data-worker-state="live"]');
+  await expect(local).toHaveCount(1);
+  await expect(local.getByRole("heading", { name: "local" })).toBeVisible();
+  await expect(local.locator("[data-worker-state]").filter({ hasText: "live" }).first()).toBeVisible();
+  await expect(local.getByRole("list", { name: "Labels" })).toContainText("local");
+  await expect(local.getByTestId("worker-sandbox-mode").locator('[data-sandbox-mode="bwrap"]')).toHaveText("bwrap");
+  await expect(local.getByTestId("worker-limits").locator('[data-limit="memory"]')).toContainText(/^memory /);
+  await expect(local.getByTestId("worker-heartbeat")).toBeVisible();
+  await expect(local.getByTestId("worker-running")).toContainText(/\d+ \/ \d+ running/);
+
+  // Its skills, with 12-character digests, behind "Show skills".
+  await expect(local.getByTestId("worker-skill-count")).toContainText(/\d+ skills held/);
+  await local.getByRole("button", { name: "Show skills" }).click();
+  const diskUsage = local.locator('[data-testid="worker-skill"][data-skill="disk_usage"]');
+  await expect(diskUsage).toBeVisible();
+  await expect(diskUsage.locator("code[data-digest]")).toHaveText(/^[0-9a-f]{12}$/);
+});
+
+test("an admin creates a worker token, sees it once with the command, and revokes it after confirming", async ({ page, baseURL }) => {
+  const name = `e2e-host-${randomBytes(3).toString("hex")}`;
+  await page.goto("/workers");
+  const section = page.getByRole("region", { name: "Worker tokens", exact: true });
+  await expect(section).toBeVisible();
+
+  // The console's own token is listed as managed by it, with no Revoke.
+  const localRow = section.locator('[data-testid="worker-token-row"]').filter({ hasText: "managed by the console" });
+  await expect(localRow.first()).toBeVisible();
+  await expect(localRow.first().getByRole("button", { name: /Revoke/ })).toHaveCount(0);
+
+  await section.getByLabel("Name", { exact: true }).fill(name);
+  await section.getByLabel(/^Labels/).fill("gpu, eu-west");
+  await section.getByRole("button", { name: "Create worker token" }).click();
+
+  const box = section.getByTestId("new-worker-token-box");
+  await expect(box).toContainText("it will not be shown again");
+  const token = await box.getByTestId("new-worker-token").inputValue();
+  expect(token.length).toBeGreaterThan(20);
+  await expect(box.getByTestId("worker-command")).toHaveText(`CONSOLE_URL=${baseURL} WORKER_TOKEN=${token} npm run worker`);
+
+  const row = section.locator(`[data-testid="worker-token-row"][data-token-name="${name}"]`);
+  await expect(row).toContainText("gpu");
+  await expect(row).toContainText("eu-west");
+  await expect(row.getByLabel("never used")).toBeVisible();
+  await expect(row).toContainText("active");
+
+  // Shown once: after a reload the token is nowhere on the page.
+  await page.reload();
+  await expect(row).toBeVisible();
+  await expect(section.getByTestId("new-worker-token-box")).toHaveCount(0);
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  await row.getByRole("button", { name: `Revoke worker token ${name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Revoke worker token “${name}”?` });
+  await expect(dialog).toContainText("Its workers are cut off");
+  await expect(dialog).toContainText("end interrupted");
+  await expect(dialog.getByTestId("revoke-affected")).toHaveText("No worker is using it now.");
+  await dialog.getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("revoked");
+  await expect(row.getByRole("button", { name: /Revoke/ })).toHaveCount(0);
+});
+
+test("a viewer is told the Workers page needs the operator role", async ({ browser, request, baseURL }) => {
+  const viewer = await createPerson(request, "viewer");
+  const context = await signInPage(browser, baseURL!, viewer.email, viewer.password);
+  try {
+    const page = await context.newPage();
+    await page.goto("/workers");
+    await expect(page.getByText("Workers need the operator role")).toBeVisible();
+    await expect(page.getByTestId("worker-card")).toHaveCount(0);
+    await expect(page.getByRole("region", { name: "Worker tokens", exact: true })).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the disk_usage skill page shows its sandbox declaration and the local worker holding the console's digest", async ({ page }) => {
+  await page.goto("/skills/disk_usage");
+
+  const sandbox = page.getByRole("region", { name: "Sandbox", exact: true });
+  await expect(sandbox.getByTestId("sandbox-summary")).toContainText("Reads /");
+  await expect(sandbox.getByTestId("sandbox-summary")).toContainText("Network: on");
+
+  const workers = page.getByTestId("skill-workers");
+  const consoleDigest = workers.getByTestId("console-digest").locator("code[data-digest]");
+  await expect(consoleDigest).toHaveText(/^[0-9a-f]{12}$/);
+  const digest = await consoleDigest.getAttribute("data-digest");
+  expect(digest).toMatch(/^[0-9a-f]{64}$/);
+
+  const local = workers.locator('[data-testid="skill-holder"][data-worker-name="local"]').filter({ hasText: "live" });
+  await expect(local).toHaveCount(1);
+  await expect(local).not.toHaveAttribute("data-drifted", /.*/);
+  await expect(local.getByText("matches", { exact: true })).toBeVisible();
+  await expect(local.locator("code[data-digest]")).toHaveAttribute("data-digest", digest!);
+  await expect(local).not.toContainText("Drifted");
+});
