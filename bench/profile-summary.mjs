@@ -14,7 +14,7 @@
  * Usage: node bench/profile-summary.mjs <file.cpuprofile | dir> [--top=25] [--focus=regex] [--callers=regex] [--pid=N]
  *          [--groups] [--per=N]
  *   --groups adds self time by kind of work: HTTP/Next.js, Prisma/SQLite, JSON, crypto/hashing, spawn,
- *   GC, file system, async context, project code, other (a native frame without a kind of its own, e.g.
+ *   GC, file system, async context, skill search, validation, project code, other (a native frame without a kind of its own, e.g.
  *   better-sqlite3's Statement.run or a socket's writev, counts for its caller's);
  *   --per=N adds a column of ms per unit (e.g. per call, with N the number of calls in the profile);
  *   --callers lists the call stacks (3 frames up) that spend self time in functions matching the regex;
@@ -167,6 +167,8 @@ const GROUP_RULES = [
   ["spawn", /^node:(internal\/)?child_process|node_modules\/(execa|cross-spawn|get-stream|human-signals|npm-run-path|signal-exit|strip-final-newline|is-stream|figures|yoctocolors|parse-ms|pretty-ms|unicorn-magic|is-plain-obj)\b|^lib\/server\/executor\//],
   ["HTTP/Next.js", /node_modules\/(next|react|react-dom|@next|scheduler|better-auth|zod)\b|^\.next\/|^node:(_http_|http$|https$|net$|dns$|zlib$|url$|internal\/(deps\/undici|http|url|webstreams|streams|stream_base_commons|encoding|abort_controller|event_target|per_context\/domexception|worker\/js_transferable|blob))|^app\/|^lib\/server\/http\/|^lib\/worker\/console-client|^lib\/server\/auth\/|^scripts\/(console-server|peer-address)/],
   ["file system", /^node:(fs|internal\/fs)/],
+  ["skill search (minisearch)", /node_modules\/minisearch\b|^lib\/server\/search\//],
+  ["validation (ajv)", /node_modules\/(ajv|ajv-formats|fast-uri|fast-deep-equal|json-schema-traverse)\b|^lib\/validation\//],
   ["async context", /^node:(async_hooks|internal\/async_hooks|internal\/process\/task_queues|internal\/timers|timers)/],
   ["project code (lib/)", /^(lib|app)\//],
 ];

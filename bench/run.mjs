@@ -255,6 +255,7 @@ async function main() {
 
   const rows = [];
   const notes = [];
+  const profileSummaries = [];
   const phases = [];
   const phaseStats = {};
   const run = async (name, pids, fn) => {
@@ -316,6 +317,8 @@ async function main() {
     await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
     await cutProfiles(pids, "shutdown");
     await stopConsole(server);
+    // Now, before another console start may rebuild .next and change the chunks the profile names.
+    if (profileDir) profileSummaries.push(...summariseProfiles(pids, phaseStats));
   }
 
   if (selected.includes("search")) {
@@ -334,6 +337,7 @@ async function main() {
     await run("search", pids, () => benchSearch({ server, generated: native, requests: settings.searchRequests, warmup: settings.warmup }));
     await cutProfiles(pids, "shutdown");
     await stopConsole(server);
+    if (profileDir) profileSummaries.push(...summariseProfiles(pids, phaseStats));
   }
   await cleanup();
   notes.push(`phases: ${phases.join(", ")}; whole run ${((performance.now() - wallStart) / 1000).toFixed(1)} s`);
@@ -342,7 +346,11 @@ async function main() {
   const summary = table(rows);
   console.log(`\n${summary}\n`);
   for (const note of notes) console.log(`- ${note}`);
-  if (profileDir) await summariseProfiles(phaseStats);
+  if (profileDir) {
+    fs.writeFileSync(path.join(profileDir, "phases.json"), `${JSON.stringify(profileParts, null, 2)}\n`);
+    console.log(`\nbench: profiles in ${profileDir} (phases.json names each part)`);
+    for (const summary of profileSummaries) console.log(summary);
+  }
   if (fullRun) {
     const md = [
       "# Skill console benchmarks",
@@ -369,26 +377,28 @@ async function main() {
   }
 }
 
-/** Writes dir/phases.json and prints, per profiled process, where its CPU went in the throughput phase (per call). */
-async function summariseProfiles(phaseStats) {
-  fs.writeFileSync(path.join(profileDir, "phases.json"), `${JSON.stringify(profileParts, null, 2)}\n`);
-  console.log(`\nbench: profiles in ${profileDir} (phases.json names each part)`);
-  const calls = phaseStats.throughput?.calls;
-  for (const { pid, role, parts } of profileParts) {
-    const phase = calls ? "throughput" : parts.find((part) => part !== "start-up" && part !== "shutdown");
-    const part = parts.indexOf(phase);
-    if (part < 0) continue;
-    const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile") && name.split(".")[3] === String(pid) && name.split(".")[5] === String(part));
-    if (!file) {
-      console.log(`bench: no profile part ${part} of ${role} pid ${pid}`);
-      continue;
+/**
+ * Summarises, for the processes `pids`, the profile parts of the phases that report a unit count
+ * (throughput: per call; search: per search + bare request pair) by kind of work
+ * (bench/profile-summary.mjs --groups), writes each to dir/summary-<role>-<phase>.md and returns them.
+ */
+function summariseProfiles(pids, phaseStats) {
+  const summaries = [];
+  for (const { pid, role, parts } of profileParts.filter((entry) => pids.some((p) => p.pid === entry.pid))) {
+    for (const [phase, stats] of Object.entries(phaseStats)) {
+      const part = parts.indexOf(phase);
+      if (part < 0 || !stats.units) continue;
+      const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile") && name.split(".")[3] === String(pid) && name.split(".")[5] === String(part));
+      if (!file) {
+        summaries.push(`bench: no profile part ${part} (${phase}) of ${role} pid ${pid}`);
+        continue;
+      }
+      const output = execFileSync(process.execPath, [path.join(benchDir, "profile-summary.mjs"), path.join(profileDir, file), "--groups", "--top=15", `--per=${stats.units}`], { encoding: "utf8" });
+      fs.writeFileSync(path.join(profileDir, `summary-${role}-${phase}.md`), output);
+      summaries.push(`\n### ${role} (pid ${pid}), ${phase} phase, per ${stats.unit} (${stats.units})\n\n${output}`);
     }
-    const per = phase === "throughput" && calls ? [`--per=${calls}`] : [];
-    console.log(`\n### ${role} (pid ${pid}), ${phase} phase${per.length ? `, per call (${calls} calls)` : ""}\n`);
-    const output = execFileSync(process.execPath, [path.join(benchDir, "profile-summary.mjs"), path.join(profileDir, file), "--groups", "--top=15", ...per], { encoding: "utf8" });
-    console.log(output);
-    fs.writeFileSync(path.join(profileDir, `summary-${role}-${phase}.md`), output);
   }
+  return summaries;
 }
 
 main().catch(async (error) => {

@@ -89,5 +89,5 @@ export async function benchSearch({ server, generated, requests, warmup }) {
     `search: the first search after start-up (index build) took ${first.ms.toFixed(0)} ms; the console's native scan of ${generated.length} SKILL.md took ${report?.durationMs ?? "?"} ms (registered ${report?.count ?? "?"})`,
     `search: top match per query: ${[...byQuery].slice(0, 8).map(([query, name]) => `${JSON.stringify(query)} → ${name}`).join("; ")}`,
   ];
-  return { rows, notes };
+  return { rows, notes, stats: { units: requests, unit: "search + bare request pair" } };
 }

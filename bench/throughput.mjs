@@ -109,5 +109,5 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
     notes.push(`throughput: RSS at 0, ¼, ½, ¾ and the end of the ${(consoleRun.elapsedMs / 1000).toFixed(0)} s of calls (MiB): console ${course("console")}; worker ${course("worker")}`);
   }
   if (errorSamples.size > 0) notes.push(`throughput: errors by kind: ${[...errorSamples].map(([kind, n]) => `${kind} ×${n}`).join("; ")}`);
-  return { rows, notes, stats: { calls } };
+  return { rows, notes, stats: { units: calls, unit: "call" } };
 }

@@ -379,7 +379,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
             </>
           )}
         </p>
-        <div className="flex shrink-0 items-center gap-2">
+        <div className="flex shrink-0 flex-wrap items-center gap-2">
           <CopyCurlButton skill={skill.name} getArgs={() => currentArgs() ?? args} />
           <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(args))} />
           <Button

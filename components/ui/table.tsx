@@ -4,7 +4,7 @@ import { cx } from "./class-names";
 /** A full-width dense table in a horizontally scrollable wrapper; `caption` is for screen readers. */
 export function Table({ caption, className, children }: { caption: string; className?: string; children: React.ReactNode }) {
   return (
-    <div className={cx("overflow-x-auto", className)}>
+    <div className={cx("relative overflow-x-auto", className)}>
       <table className="w-full border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}

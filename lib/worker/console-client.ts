@@ -55,7 +55,9 @@ export class ConsoleClient {
         signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
       });
     } catch (error) {
-      throw new ConsoleRequestError(0, "unreachable", `the console at ${this.baseUrl} cannot be reached: ${(error as Error).message}`);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? "";
+      throw new ConsoleRequestError(0, "unreachable", `the console at ${this.baseUrl} cannot be reached: ${(error as Error).message}${why ? ` (${why})` : ""}`);
     }
     if (response.status === 204) return undefined as T;
     const text = await response.text().catch(() => "");

@@ -7,12 +7,15 @@ import { ConsoleRequestError, type ConsoleClient } from "./console-client";
 const MAX_BATCH_EVENTS = MAX_EVENTS_PER_REPORT;
 /** Most bytes of lines sent in one report. */
 const MAX_BATCH_BYTES = 1024 * 1024;
+/** How long the worker's own lines (started, …) may wait for a report, in ms (DESIGN.md: lines reach the database within 1 s). */
+const SYSTEM_LINE_DELAY_MS = 100;
 
 /**
  * The timeline of one call on its worker (DESIGN.md: workers stream timeline batches; stderr lines
- * reach the browser live and the database within 1 s): numbers lines from 1 and sends them to the
- * console as soon as no report is in flight — a line alone when lines are rare (lowest latency), in
- * batches when they come fast (one report in flight at a time). A report the console cannot take now
+ * reach the browser live and the database within 1 s): numbers lines from 1 and sends stderr lines to
+ * the console as soon as no report is in flight — a line alone when lines are rare (lowest latency),
+ * in batches when they come fast (one report in flight at a time, so they arrive in order); its own
+ * system lines within SYSTEM_LINE_DELAY_MS. A report the console cannot take now
  * is retried (ConsoleClient.sendEvents); when the console answers that the call is no longer this
  * worker's (403/409), `onLost` is called once and nothing more is sent.
  */
@@ -37,16 +40,30 @@ export class TimelineUploader {
     return this.seq;
   }
 
-  /** Appends one line now (`at` = now) and sends it soon. */
+  /**
+   * Appends one line now (`at` = now). A stderr line is sent at once (it is what people watch live); the
+   * worker's own system lines and the spawn report wait up to SYSTEM_LINE_DELAY_MS for company, so a
+   * call that ends sooner reports everything in its finish, one request instead of two.
+   */
   append(stream: CallEvent["stream"], line: string): void {
     this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line });
-    this.kick();
+    if (stream === "stderr") this.kick();
+    else this.kickSoon();
   }
 
-  /** Sends where the call's process runs with the next report. */
+  /** Sends where the call's process runs with the next report (within SYSTEM_LINE_DELAY_MS). */
   reportSpawn(spawned: SpawnReport): void {
     this.spawned = spawned;
-    this.kick();
+    this.kickSoon();
+  }
+
+  private delayed: NodeJS.Timeout | null = null;
+
+  private kickSoon(): void {
+    this.delayed ??= setTimeout(() => {
+      this.delayed = null;
+      this.kick();
+    }, SYSTEM_LINE_DELAY_MS);
   }
 
   /** Sends how the call is sandboxed with the next report. */
@@ -62,6 +79,8 @@ export class TimelineUploader {
    */
   async drain(): Promise<{ events: CallEvent[]; spawned: SpawnReport | null }> {
     this.closed = true;
+    if (this.delayed) clearTimeout(this.delayed);
+    this.delayed = null;
     // A report in flight either lands or puts its lines back (in order) for the finish report.
     while (this.inFlight) await this.inFlight;
     // What does not fit in one finish report (a flood still buffered when the process exited) goes first,

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import type { WorkerSession } from "@/lib/types/worker";
+import type { LeaseResponse, WorkerSession } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
 import { sweepStaleCgroups } from "@/lib/server/executor/sandbox/call-cgroup";
 import { closeInheritableFds } from "@/lib/server/executor/sandbox/inherited-fds";
@@ -176,7 +176,8 @@ export class Worker {
       await delay(every, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       if (this.stopping.signal.aborted) return;
       try {
-        const answer = await this.client.renewLeases(session.id, this.runningIds());
+        // Retried within the renewal period: one dropped connection must not cost a running call its lease.
+        const answer = await this.client.sendReliably<LeaseResponse>("POST", `/api/v1/workers/${session.id}/lease`, { running: this.runningIds() }, { signal: this.stopping.signal, giveUpAfterMs: every });
         for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
         for (const id of answer.lost) {
           const running = this.running.get(id);
