@@ -1,19 +1,20 @@
 /**
  * Executor overhead benchmark: latency of one trivial call (`bench_noop`: sh reads stdin, prints
  * {"ok":true}) through `POST /api/v1/skills/bench_noop/calls` with `wait: true`, sequentially, against
- * the same skill run directly from this process as the worker runs it (bench/lib/direct-spawn.ts:
- * per-call cgroup, setpriv + bwrap with the worker's mounts, the snapshot bound by descriptor,
- * startProcess, cgroup removed) and, for the sandbox's own cost, the same program spawned plainly from
- * its snapshot with startProcess (no bwrap, no cgroup). After a warm-up the three alternate (console
- * call, sandboxed spawn, plain spawn); p50/p95 of each and the differences in ms. CPU per call: the
- * console's and the worker's own CPU plus the worker's waited-for children (the call's process tree),
- * from /proc/<pid>/stat around each call; per direct spawn, this process's CPU plus its children's.
+ * the same skill run directly as the worker runs it, from a small baseline process of its own
+ * (bench/lib/direct-spawn.ts in bench/lib/direct-spawner-process.ts: per-call cgroup, setpriv + bwrap
+ * with the worker's mounts, the snapshot bound by descriptor, startProcess, cgroup removed) and, for
+ * the sandbox's own cost, the same program spawned plainly from its snapshot with startProcess (no
+ * bwrap, no cgroup). After a warm-up the three alternate (console call, sandboxed spawn, plain spawn);
+ * p50/p95 of each and the differences in ms. CPU per call: the console's and the worker's own CPU plus
+ * the worker's waited-for children (the call's process tree), from /proc/<pid>/stat around each call;
+ * per direct spawn, the baseline process's own CPU plus its children's, read the same way.
  * Also the console's own `durationMs` (the worker's spawn to process group gone) and the medians of
  * the call's phases from its own timestamps (createdAt, startedAt = the worker's spawn, endedAt).
  */
 import { request } from "./lib/http.mjs";
-import { ownCpu, readCpu } from "./lib/server.mjs";
-import { median, percentile } from "./lib/stats.mjs";
+import { readCpu, readRss } from "./lib/server.mjs";
+import { fmt, median, percentile } from "./lib/stats.mjs";
 
 /** One console call of `skill` with `args`; throws unless it answered 200 and succeeded. */
 export async function consoleCall(server, skillName, args = {}) {
@@ -30,7 +31,7 @@ export async function consoleCall(server, skillName, args = {}) {
 export async function directRun(run, skillName) {
   const result = await run(skillName, "{}");
   const { outcome } = result;
-  if (outcome.exitCode !== 0 || outcome.error || JSON.parse(outcome.stdout || "null")?.ok !== true) {
+  if (!result.ok) {
     throw new Error(`direct spawn of ${skillName} ended ${outcome.end} (exit ${outcome.exitCode}): ${outcome.error ?? outcome.stdout.slice(0, 200)}`);
   }
   return result;
@@ -75,16 +76,16 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
     phases.run.push(ended - started);
     phases.finish.push(answer.doneAt - ended);
 
-    let own = ownCpu();
+    let own = spawner.cpu();
     const box = await directRun(spawner.sandboxed, skill);
-    let after = ownCpu();
+    let after = spawner.cpu();
     sandboxedCpu.push(minus(after, own));
     sandboxed.push(box.ms);
     sandboxedProcess.push(box.outcome.durationMs);
 
     own = after;
     const bare = await directRun(spawner.plain, skill);
-    after = ownCpu();
+    after = spawner.cpu();
     plainCpu.push(minus(after, own));
     plain.push(bare.ms);
   }
@@ -98,16 +99,17 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
     { bench: "executor", metric: "call p50 (POST …/calls, wait:true) vs direct sandboxed spawn", server: p(viaConsole, 50), baseline: p(sandboxed, 50), unit: "ms", target: `≤ baseline + 10 ms: ${target(p(viaConsole, 50) - p(sandboxed, 50))}` },
     { bench: "executor", metric: "call p95 (POST …/calls, wait:true) vs direct sandboxed spawn", server: p(viaConsole, 95), baseline: p(sandboxed, 95), unit: "ms" },
     { bench: "executor", metric: "console-recorded durationMs p50 (worker's spawn → group gone) vs direct sandboxed spawn → group gone", server: p(recorded, 50), baseline: p(sandboxedProcess, 50), unit: "ms" },
-    { bench: "executor", metric: "CPU per sequential call: console + worker + the call's processes vs direct sandboxed spawn (bench + children)", server: consolePerCall, baseline: sandboxedPerSpawn, unit: "ms" },
+    { bench: "executor", metric: "CPU per sequential call: console + worker + the call's processes vs direct sandboxed spawn (baseline process + children)", server: consolePerCall, baseline: sandboxedPerSpawn, unit: "ms" },
     { bench: "sandbox", metric: "direct spawn p50: sandboxed (cgroup + setpriv + bwrap) vs plain startProcess", server: p(sandboxed, 50), baseline: p(plain, 50), unit: "ms" },
     { bench: "sandbox", metric: "direct spawn p95: sandboxed vs plain", server: p(sandboxed, 95), baseline: p(plain, 95), unit: "ms" },
-    { bench: "sandbox", metric: "CPU per direct spawn (bench + children): sandboxed vs plain", server: sandboxedPerSpawn, baseline: plainPerSpawn, unit: "ms" },
+    { bench: "sandbox", metric: "CPU per direct spawn (baseline process + children): sandboxed vs plain", server: sandboxedPerSpawn, baseline: plainPerSpawn, unit: "ms" },
   ];
   const split = (deltas, key) => (sumOf(deltas.map((delta) => delta[key])) / deltas.length).toFixed(1);
   const notes = [
     `executor: ${calls} sequential rounds (console call, sandboxed spawn, plain spawn) after ${warmup} warm-up rounds; call p50 ${p(viaConsole, 50).toFixed(1)} ms = direct sandboxed spawn ${p(sandboxed, 50).toFixed(1)} ms + ${(p(viaConsole, 50) - p(sandboxed, 50)).toFixed(1)} ms of call path (HTTP, validation, database, claim, planning and digest on the worker, timeline, finish)`,
     `executor: call phases (medians, ms-resolution stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, auth, validation, plan + digest, insert) · createdAt → startedAt ${median(phases.claim).toFixed(1)} ms (wake the claim poll, claim CAS, answer, worker re-plans + digests, snapshot, cgroup, bwrap spawn) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (process, cgroup removal, finish report in) · endedAt → response ${median(phases.finish).toFixed(1)} ms (waiter woken, re-read, JSON, HTTP out)`,
-    `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: bench ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: bench ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
+    `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: baseline process ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: baseline process ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
+    `executor: RSS (libuv forks, so a spawn costs more in a larger process): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB, baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
   ];
   return { rows, notes };
 }

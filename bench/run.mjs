@@ -36,13 +36,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { serverEnvironment } from "../scripts/server-environment.mjs";
 import { benchExecutor } from "./executor.mjs";
-import { buildBenchModule } from "./lib/build-bench.mjs";
+import { startDirectSpawner } from "./lib/direct-client.mjs";
 import { generateExecRoot, generateFleetRoot, generateNativeRoot } from "./lib/fixtures.mjs";
 import { request } from "./lib/http.mjs";
-import { childrenRunning, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
+import { childrenRunning, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
 import { benchSearch } from "./search.mjs";
@@ -208,7 +208,7 @@ async function stopConsole(server) {
  * (a child of the worker, read from /proc) with the direct spawner's. Returns a note.
  */
 async function compareSandboxCommand(server, skill) {
-  const bwrap = fs.realpathSync(spawner.host.bwrapPath);
+  const bwrap = fs.realpathSync(spawner.bwrapPath);
   const started = await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: { lines: 1, interval_ms: 0, delay_ms: 1500 }, wait: false });
   if (started.status !== 202) return `sandbox command: could not start ${skill} (${started.status})`;
   let found = [];
@@ -219,7 +219,7 @@ async function compareSandboxCommand(server, skill) {
   await request(server.baseUrl, "GET", `/api/v1/calls/${started.json.call.id}`);
   if (found.length === 0) return "sandbox command: no bwrap child of the worker seen (not compared)";
   const worker = found[0].argv;
-  const mine = [bwrap, ...spawner.bwrapArgv(skill).slice(1)];
+  const mine = [bwrap, ...(await spawner.bwrapArgv(skill)).slice(1)];
   if (JSON.stringify(worker) === JSON.stringify(mine)) return `sandbox command: the worker's bwrap argv for ${skill} (${worker.length} arguments, read from /proc/${found[0].pid}/cmdline) is identical to the direct spawner's`;
   const differing = worker.map((arg, i) => (arg === mine[i] ? null : `#${i} worker ${JSON.stringify(arg)} vs direct ${JSON.stringify(mine[i])}`)).filter(Boolean);
   return `sandbox command: WARNING the worker's bwrap argv differs from the direct spawner's (${worker.length} vs ${mine.length} arguments; ${differing.slice(0, 4).join("; ")})`;
@@ -256,6 +256,7 @@ async function main() {
   const rows = [];
   const notes = [];
   const profileSummaries = [];
+  const foreignNotes = [];
   const phases = [];
   const phaseStats = {};
   const run = async (name, pids, fn) => {
@@ -267,8 +268,12 @@ async function main() {
     await cutProfiles(pids, name);
     console.log(`bench: ${name} … (load ${os.loadavg()[0].toFixed(2)})`);
     const started = performance.now();
+    const foreign0 = foreignCpu();
     const result = await fn();
-    phases.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const elapsedMs = performance.now() - started;
+    const foreign = foreignCpu(foreign0);
+    phases.push(`${name} ${(elapsedMs / 1000).toFixed(1)} s`);
+    foreignNotes.push(`${name} ${(foreign.ms / 1000).toFixed(1)} CPU-s (${((100 * foreign.ms) / (elapsedMs * info.nproc)).toFixed(0)}% of the machine${foreign.top.length > 0 ? `; most: ${foreign.top.join(", ")}` : ""})`);
     rows.push(...result.rows);
     notes.push(...result.notes);
     if (result.stats) phaseStats[name] = result.stats;
@@ -291,18 +296,15 @@ async function main() {
     const workerStarted = performance.now();
     const worker = await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
     console.log(`bench: worker ${worker.name} (pid ${server.workerPid}) live: sandbox ${worker.sandbox.mode}, ${worker.concurrency} calls at once, ${worker.skills.length} skills, ${((performance.now() - workerStarted) / 1000).toFixed(1)} s after the console answered`);
-    const { createDirectSpawner } = await import(pathToFileURL(await buildBenchModule("direct-spawn")).href);
-    spawner = await createDirectSpawner({
-      workerEnv: { ...process.env, ...env },
-      skillRoot: execRoot,
-      databaseFile: dbFile,
-      stateDir: path.join(tmp, "direct-state"),
-      cgroupName: "skill-bench-direct",
+    spawner = await startDirectSpawner({
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      options: { skillRoot: execRoot, databaseFile: dbFile, stateDir: path.join(tmp, "direct-state"), cgroupName: "skill-bench-direct" },
     });
     notes.push(
       `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after the server started (migrations done, includes the first scan of ${skillCount + 2} manifests); the worker was live (scanned and digested its roots, registered) ${((performance.now() - workerStarted) / 1000).toFixed(1)} s later`,
       `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients} WORKER_CONCURRENCY=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300); every request carries an API token (default persona)`,
-      `worker: sandbox ${worker.sandbox.mode} (${worker.sandbox.requested} requested), uid ${worker.sandbox.uid}, kill by ${worker.sandbox.kill}; the direct spawner probed the same: ${spawner.description}`,
+      `worker: sandbox ${worker.sandbox.mode} (${worker.sandbox.requested} requested), uid ${worker.sandbox.uid}, kill by ${worker.sandbox.kill}; the baseline process (pid ${spawner.pid}) probed the same: ${spawner.description}`,
     );
     notes.push(await compareSandboxCommand(server, "bench_stderr_ticker"));
     const pids = [
@@ -341,6 +343,7 @@ async function main() {
   }
   await cleanup();
   notes.push(`phases: ${phases.join(", ")}; whole run ${((performance.now() - wallStart) / 1000).toFixed(1)} s`);
+  notes.push(`other work on the machine during each phase (CPU of processes outside the bench's own tree, from /proc): ${foreignNotes.join("; ")}`);
   notes.push(`load average (1/5/15 min): ${info.load} at start, ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} at end (other work on the machine skews every figure)`);
 
   const summary = table(rows);

@@ -7,8 +7,8 @@
  * own receive stamp (`at`, ms resolution: when the worker read the line) minus the write time. Each
  * line travels skill → worker (pipe, line splitter) → console (POST …/workers/{id}/calls/{id}/events,
  * one report in flight at a time) → SSE. Baseline: the same ticker spawned directly and sandboxed as
- * the worker spawns it (bench/lib/direct-spawn.ts), latency measured when startProcess hands this
- * process the line — the earliest the worker could have it.
+ * the worker spawns it (bench/lib/direct-spawn.ts, in the baseline process), latency measured when
+ * startProcess hands that process the line — the earliest the worker could have it.
  */
 import { readEventStream, request } from "./lib/http.mjs";
 import { percentile, wallClockMs } from "./lib/stats.mjs";
@@ -39,10 +39,9 @@ async function viaConsole(server, skill, args) {
 }
 
 async function direct(spawner, skill, args) {
-  const latencies = [];
-  const run = await spawner.sandboxed(skill.name, JSON.stringify(args), (line) => latencies.push(wallClockMs() - writeTimeOf(line)));
+  const run = await spawner.sandboxed(skill.name, JSON.stringify(args), { stampedStderr: true });
   if (run.outcome.exitCode !== 0) throw new Error(`direct ticker ended ${run.outcome.end} (exit ${run.outcome.exitCode}): ${run.outcome.error ?? ""}`);
-  return latencies;
+  return run.latencies;
 }
 
 /** Runs the stderr latency benchmark; returns `{ rows, notes }`. */

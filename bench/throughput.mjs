@@ -6,11 +6,12 @@
  * latency, the RSS of the console's server process and of its worker at start and end (VmRSS, and the
  * VmHWM peak), and CPU per call from /proc/<pid>/stat deltas: the console's and the worker's own
  * (utime + stime) and the worker's waited-for children (cutime + cstime: the calls' process trees).
- * Baseline: C concurrent direct sandboxed spawns of the same skill from this process
- * (bench/lib/direct-spawn.ts, exactly as the worker spawns), spawns/s and CPU per spawn (this process
- * plus its children); and C concurrent plain spawns, for the sandbox's own cost under load.
+ * Baseline: C concurrent direct sandboxed spawns of the same skill in the baseline process
+ * (bench/lib/direct-spawner-process.ts, exactly as the worker spawns), spawns/s and CPU per spawn
+ * (that process plus its children, from /proc like the worker's); and C concurrent plain spawns, for
+ * the sandbox's own cost under load.
  */
-import { consoleCpu, directRun } from "./executor.mjs";
+import { consoleCpu } from "./executor.mjs";
 import { request } from "./lib/http.mjs";
 import { ownCpu, readRss } from "./lib/server.mjs";
 import { runConcurrently } from "./lib/spawn.mjs";
@@ -18,21 +19,11 @@ import { fmt, percentile } from "./lib/stats.mjs";
 
 const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
 
-/** C direct runs back to back for `durationMs`: `{ done, errors, elapsedMs, cpu: {selfMs, childrenMs}, latencies }`. */
-async function directLoad(run, skill, clients, durationMs, maxCalls) {
-  let done = 0;
-  let errors = 0;
-  const latencies = [];
-  const cpu0 = ownCpu();
-  const result = await runConcurrently(clients, durationMs, maxCalls, async () => {
-    try {
-      latencies.push((await directRun(run, skill)).ms);
-      done++;
-    } catch {
-      errors++;
-    }
-  });
-  return { done, errors, elapsedMs: result.elapsedMs, cpu: minus(ownCpu(), cpu0), latencies };
+/** C direct runs back to back for `durationMs` in the baseline process: `{ done, errors, elapsedMs, cpu: {selfMs, childrenMs}, latencies }`. */
+async function directLoad(spawner, kind, skill, clients, durationMs, maxCalls) {
+  const cpu0 = spawner.cpu();
+  const result = await spawner.load(kind, skill, clients, durationMs, maxCalls);
+  return { ...result, cpu: minus(spawner.cpu(), cpu0) };
 }
 
 /** Runs the throughput benchmark; returns `{ rows, notes }`. */
@@ -69,8 +60,10 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
   const rss1 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
   const workerAlive = Number.isFinite(readRss(server.workerPid).rssMiB);
 
-  const sandboxed = await directLoad(spawner.sandboxed, skill, clients, baselineDurationMs, maxCalls);
-  const plain = await directLoad(spawner.plain, skill, clients, baselineDurationMs, maxCalls);
+  const spawnerRss0 = spawner.rss();
+  const sandboxed = await directLoad(spawner, "sandboxed", skill, clients, baselineDurationMs, maxCalls);
+  const plain = await directLoad(spawner, "plain", skill, clients, baselineDurationMs, maxCalls);
+  const spawnerRss1 = spawner.rss();
 
   const calls = Math.max(1, succeeded + errors);
   const perCall = {
@@ -89,18 +82,18 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
   const rows = [
     { bench: "throughput", metric: `${clients} clients, succeeded calls/s vs ${clients} concurrent direct sandboxed spawns/s`, server: callsPerSecond, baseline: spawnsPerSecond(sandboxed), unit: "/s", better: "higher", target: `≥ 0.8×: ${throughputRatio >= 0.8 ? "met" : "not met"}` },
     { bench: "throughput", metric: "errors (non-200 or not succeeded) vs failed direct spawns", server: errors, baseline: sandboxed.errors, unit: "", noRatio: true, target: `0: ${errors === 0 ? "met" : "not met"}` },
-    { bench: "throughput", metric: "CPU per call: console + worker + the call's processes vs per direct sandboxed spawn (bench + children)", server: consolePerCall, baseline: perSpawn(sandboxed), unit: "ms", target: `≤ 2×: ${cpuRatio <= 2 ? "met" : "not met"}` },
-    { bench: "throughput", metric: "CPU per call without the skill's processes: console + worker vs bench process alone", server: perCall.console + perCall.worker, baseline: sandboxed.cpu.selfMs / Math.max(1, sandboxed.done + sandboxed.errors), unit: "ms" },
+    { bench: "throughput", metric: "CPU per call: console + worker + the call's processes vs per direct sandboxed spawn (baseline process + children)", server: consolePerCall, baseline: perSpawn(sandboxed), unit: "ms", target: `≤ 2×: ${cpuRatio <= 2 ? "met" : "not met"}` },
+    { bench: "throughput", metric: "CPU per call without the skill's processes: console + worker vs baseline process alone", server: perCall.console + perCall.worker, baseline: sandboxed.cpu.selfMs / Math.max(1, sandboxed.done + sandboxed.errors), unit: "ms" },
     { bench: "throughput", metric: `${clients} clients, call latency p50 vs direct sandboxed spawn p50 (${clients} at once)`, server: percentile(latencies, 50), baseline: percentile(sandboxed.latencies, 50), unit: "ms" },
     { bench: "throughput", metric: `${clients} clients, call latency p95 vs direct sandboxed spawn p95`, server: percentile(latencies, 95), baseline: percentile(sandboxed.latencies, 95), unit: "ms" },
     { bench: "throughput", metric: "console server RSS end vs start (MiB)", server: rss1.console.rssMiB, baseline: rss0.console.rssMiB, unit: "MiB", ratioLabel: "end ÷ start", target: `flat: ${rssFlat(rss0.console.rssMiB, rss1.console.rssMiB)}` },
     { bench: "throughput", metric: "worker RSS end vs start (MiB)", server: rss1.worker.rssMiB, baseline: rss0.worker.rssMiB, unit: "MiB", ratioLabel: "end ÷ start", target: `flat: ${rssFlat(rss0.worker.rssMiB, rss1.worker.rssMiB)}` },
     { bench: "sandbox", metric: `${clients} concurrent direct spawns/s: sandboxed vs plain`, server: spawnsPerSecond(sandboxed), baseline: spawnsPerSecond(plain), unit: "/s", better: "higher" },
-    { bench: "sandbox", metric: `CPU per direct spawn at ${clients} at once (bench + children): sandboxed vs plain`, server: perSpawn(sandboxed), baseline: perSpawn(plain), unit: "ms" },
+    { bench: "sandbox", metric: `CPU per direct spawn at ${clients} at once (baseline process + children): sandboxed vs plain`, server: perSpawn(sandboxed), baseline: perSpawn(plain), unit: "ms" },
   ];
   const notes = [
     `throughput: console ${succeeded} calls (${errors} errors) in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s; direct sandboxed ${sandboxed.done} spawns (${sandboxed.errors} failed) and plain ${plain.done} (${plain.errors} failed) in ${(baselineDurationMs / 1000).toFixed(0)} s each`,
-    `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: bench ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: bench ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}`,
+    `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: baseline process ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: baseline process ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}; baseline process RSS ${fmt(spawnerRss0.rssMiB)} → ${fmt(spawnerRss1.rssMiB)} MiB`,
     `throughput: console pid ${server.pid} RSS ${fmt(rss0.console.rssMiB)} → ${fmt(rss1.console.rssMiB)} MiB (peak VmHWM ${fmt(rss1.console.hwmMiB)}); worker pid ${server.workerPid} RSS ${fmt(rss0.worker.rssMiB)} → ${fmt(rss1.worker.rssMiB)} MiB (peak ${fmt(rss1.worker.hwmMiB)})${workerAlive ? "" : " — the worker was gone at the end (restarted?)"}`,
   ];
   if (rssSamples.length >= 4) {

@@ -357,3 +357,40 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
     await delay(500);
   }
 }
+
+/**
+ * CPU used by processes that are not this process or its descendants (other work on the machine),
+ * from /proc. Called without an argument: a snapshot. Called with an earlier snapshot: `{ ms, top }`,
+ * the CPU they used since (a process started meanwhile counts whole), and the three biggest users
+ * as "name pid: ms".
+ */
+export function foreignCpu(since) {
+  const parents = new Map();
+  const cpu = new Map();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parents.set(Number(entry), Number(fields[1]));
+      cpu.set(Number(entry), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond() });
+    } catch {
+      // gone
+    }
+  }
+  const ours = (pid) => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parents.get(p) ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  const snapshot = new Map([...cpu].filter(([pid]) => !ours(pid)));
+  if (!since) return snapshot;
+  const used = [];
+  for (const [pid, { name, ms }] of snapshot) {
+    const before = since.get(pid);
+    const delta = before && before.name === name ? ms - before.ms : ms;
+    if (delta > 0) used.push({ pid, name, delta });
+  }
+  used.sort((a, b) => b.delta - a.delta);
+  return { ms: used.reduce((sum, entry) => sum + entry.delta, 0), top: used.slice(0, 3).filter((entry) => entry.delta >= 100).map((entry) => `${entry.name} ${entry.pid}: ${(entry.delta / 1000).toFixed(1)} s`) };
+}

@@ -34,7 +34,7 @@ export async function expireConfirmation(callId: string, now = new Date()): Prom
     callId,
     from: "awaiting_confirmation",
     to: "expired",
-    where: { createdAt: { lte: new Date(now.getTime() - ttlSeconds * 1000) } },
+    where: { createdAtOrBefore: new Date(now.getTime() - ttlSeconds * 1000) },
     changes: { error: `not confirmed within ${ttlSeconds} s (APPROVAL_TTL_SECONDS)`, endedAt: now },
     audit: { action: "call.expired", actor: "system", callId, details: { awaited: "confirmation" } },
   });

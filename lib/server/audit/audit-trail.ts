@@ -15,7 +15,7 @@ export interface AuditInput {
 }
 
 /** A Prisma client or an interactive transaction, so an entry can be written with the change it records. */
-type Writer = Pick<Prisma.TransactionClient, "auditEvent">;
+type Writer = Pick<Prisma.TransactionClient, "$executeRaw">;
 
 /**
  * Appends one entry to the audit trail (issue 4, point 5: requests, confirmations, signatures,
@@ -24,18 +24,9 @@ type Writer = Pick<Prisma.TransactionClient, "auditEvent">;
  * transaction) to write the entry atomically with the change it records.
  */
 export async function recordAudit(input: AuditInput, writer: Writer = db()): Promise<void> {
-  await writer.auditEvent.create({
-    data: {
-      action: input.action,
-      actor: input.actor,
-      actorId: input.actorId ?? null,
-      callId: input.callId ?? null,
-      approvalId: input.approvalId ?? null,
-      skill: input.skill ?? null,
-      digest: input.digest ?? null,
-      details: JSON.stringify(input.details ?? {}),
-    },
-  });
+  // Raw SQL: an entry is written with most of the call path's changes, and a model insert costs ~1 ms of CPU more.
+  await writer.$executeRaw`INSERT INTO "AuditEvent" ("at", "action", "actor", "actorId", "callId", "approvalId", "skill", "digest", "details")
+    VALUES (${new Date()}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
 }
 
 /**

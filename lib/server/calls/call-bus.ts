@@ -2,7 +2,8 @@ import type { Call, CallEvent } from "@/lib/types/call";
 
 /** What a live subscriber of one call receives. */
 export interface CallListener {
-  onEvent(event: CallEvent): void;
+  /** Lines just stored, in seq order (one report of a worker: often one line, up to thousands in a flood). */
+  onEvents(events: readonly CallEvent[]): void;
   onEnd(call: Call): void;
 }
 
@@ -31,7 +32,8 @@ function channelOf(callId: string): Channel {
 export function publishEvents(callId: string, events: readonly CallEvent[]): void {
   const channel = channels.get(callId);
   if (!channel) return;
-  for (const event of events) for (const listener of channel.listeners) listener.onEvent(event);
+  if (events.length === 0) return;
+  for (const listener of channel.listeners) listener.onEvents(events);
 }
 
 /** Tells subscribers the call reached its end state (already stored) and closes its channel. */
@@ -72,7 +74,7 @@ export function waitForEnd(callId: string, signal: AbortSignal | undefined, chec
       resolve(call);
     };
     const onAbort = () => finish(null);
-    const unsubscribe = subscribe(callId, { onEvent: () => undefined, onEnd: (call) => finish(call) });
+    const unsubscribe = subscribe(callId, { onEvents: () => undefined, onEnd: (call) => finish(call) });
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) return finish(null);
     check().then(

@@ -58,6 +58,16 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         lastSeq = event.seq;
         send(formatLineEvent(event));
       };
+      // A worker's report of many lines becomes one chunk on the wire, not one per line.
+      const emitAll = (events: readonly CallEvent[]) => {
+        let text = "";
+        for (const event of events) {
+          if (event.seq <= lastSeq) continue;
+          lastSeq = event.seq;
+          text += formatLineEvent(event);
+        }
+        if (text !== "") send(text);
+      };
       const close = () => {
         if (closed) return;
         closed = true;
@@ -99,7 +109,7 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
       };
 
       unsubscribe = subscribe(id, {
-        onEvent: (event) => (replaying ? held.push(event) : emit(event)),
+        onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
         onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
       });
 

@@ -1,3 +1,4 @@
+import { Prisma } from "@prisma/client";
 import { db } from "../db";
 import { config } from "../env";
 
@@ -14,10 +15,12 @@ export function nextLeaseUntil(now = Date.now()): Date {
  */
 export async function renewWorkerLeases(workerId: string, running: readonly string[]): Promise<{ cancel: string[]; lost: string[] }> {
   const now = new Date();
-  await db().worker.update({ where: { id: workerId }, data: { lastSeenAt: now } });
+  await db().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${now} WHERE "id" = ${workerId}`;
   if (running.length === 0) return { cancel: [], lost: [] };
-  await db().call.updateMany({ where: { id: { in: [...running] }, workerId, status: "running" }, data: { leaseUntil: nextLeaseUntil(now.getTime()) } });
-  const owned = await db().call.findMany({ where: { id: { in: [...running] }, workerId, status: "running" }, select: { id: true, cancelRequestedAt: true } });
+  const owned = await db().$queryRaw<Array<{ id: string; cancelRequestedAt: Date | null }>>`
+    UPDATE "Call" SET "leaseUntil" = ${nextLeaseUntil(now.getTime())}
+    WHERE "id" IN (${Prisma.join([...running])}) AND "workerId" = ${workerId} AND "status" = 'running'
+    RETURNING "id", "cancelRequestedAt"`;
   const ownedIds = new Set(owned.map((row) => row.id));
   return {
     cancel: owned.filter((row) => row.cancelRequestedAt !== null).map((row) => row.id),

@@ -3,6 +3,7 @@ import type { CallStatus } from "@/lib/types/call";
 import { recordAudit, type AuditInput } from "../audit/audit-trail";
 import { db } from "../db";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { insertCallSql, updateCallSql, type CallColumn, type CallConditions, type CallValue } from "./call-sql";
 
 /**
  * Every status change a call may make (DESIGN.md "Call" statuses; issue 9 point 5: one owner for the
@@ -35,7 +36,7 @@ export function canTransition(from: CallStatus, to: CallStatus): boolean {
 export type CallWriter = Prisma.TransactionClient;
 
 /** The columns a transition may set besides `status`. */
-export type CallChanges = Omit<Prisma.CallUncheckedUpdateInput, "status" | "id">;
+export type CallChanges = Partial<Record<Exclude<CallColumn, "status" | "id">, CallValue | undefined>>;
 
 /** One requested status change. */
 export interface CallTransition {
@@ -44,7 +45,7 @@ export interface CallTransition {
   from: CallStatus | readonly CallStatus[];
   to: CallStatus;
   /** Further conditions of the compare-and-set, e.g. `{ workerId }`: only the claiming worker may end it. */
-  where?: Omit<Prisma.CallWhereInput, "id">;
+  where?: CallConditions;
   changes?: CallChanges;
   /**
    * The audit entry of this change, written in the same transaction; a function gets the changed row
@@ -71,16 +72,8 @@ export async function transitionCall(change: CallTransition, tx?: CallWriter): P
   }
   if (change.audit === null && !tx) throw new IllegalTransitionError("a transition without its own audit entry must run in the caller's transaction");
   const apply = async (writer: CallWriter): Promise<CallRow | null> => {
-    let row: CallRow;
-    try {
-      row = await writer.call.update({
-        where: { id: change.callId, status: { in: from }, ...(change.where ?? {}) },
-        data: { ...(change.changes ?? {}), status: change.to },
-      });
-    } catch (error) {
-      if ((error as { code?: string }).code === "P2025") return null;
-      throw error;
-    }
+    const row = await updateCallSql(writer, change.callId, from, { ...(change.changes ?? {}), status: change.to }, change.where);
+    if (!row) return null;
     if (change.audit) {
       const entry = typeof change.audit === "function" ? change.audit(row) : change.audit;
       await recordAudit({ ...entry, callId: entry.callId ?? row.id, skill: entry.skill ?? row.skill, digest: entry.digest ?? row.digest }, writer);
@@ -92,7 +85,7 @@ export async function transitionCall(change: CallTransition, tx?: CallWriter): P
 }
 
 /** A new call row, everything but its status. */
-export type NewCallRow = Omit<Prisma.CallUncheckedCreateInput, "status">;
+export type NewCallRow = Partial<Record<Exclude<CallColumn, "status">, CallValue | undefined>> & { id: string; skill: string; requestedBy: string; args: string };
 
 /**
  * Stores a new call in one of INITIAL_CALL_STATUSES with its audit entries (`call.requested`, and an
@@ -107,7 +100,7 @@ export async function insertCall(
 ): Promise<CallRow> {
   if (!INITIAL_CALL_STATUSES.includes(status)) throw new IllegalTransitionError(`a call may not be created ${status}`);
   return db().$transaction(async (tx) => {
-    const created = await tx.call.create({ data: { ...row, status } });
+    const created = await insertCallSql(tx, { ...row, status });
     if (also) await also(tx);
     for (const entry of audit) await recordAudit(entry, tx);
     return created;

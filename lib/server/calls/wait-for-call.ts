@@ -2,6 +2,7 @@ import { isTerminalStatus, type Call } from "@/lib/types/call";
 import { db } from "../db";
 import { waitForEnd } from "./call-bus";
 import { toCall } from "./call-record";
+import { selectCallSql } from "./call-sql";
 
 /**
  * Waits until call `id` reaches an end state (a worker finished it, it was cancelled or interrupted),
@@ -11,7 +12,7 @@ import { toCall } from "./call-record";
  */
 export function waitForCallEnd(id: string, signal?: AbortSignal): Promise<Call | null> {
   return waitForEnd(id, signal, async () => {
-    const row = await db().call.findUnique({ where: { id } });
+    const row = await selectCallSql(db(), id);
     return row && isTerminalStatus(row.status as Call["status"]) ? toCall(row) : null;
   });
 }

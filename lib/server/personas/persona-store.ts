@@ -51,7 +51,8 @@ export function auditActor(identity: Identity): { actor: string; actorId: string
 
 /** The persona named `name`, or null. */
 export async function findPersona(name: string): Promise<Persona | null> {
-  const row = await db().persona.findUnique({ where: { name } });
+  // Raw SQL: every call reads its persona (a model query costs ~1 ms of CPU more).
+  const [row] = await db().$queryRaw<PersonaRow[]>`SELECT * FROM "Persona" WHERE "name" = ${name}`;
   return row ? toPersona(row) : null;
 }
 

@@ -164,7 +164,7 @@ async function followCall(callId: string, onStderr: (line: string) => void): Pro
     if (event.stream === "stderr") onStderr(event.line);
   };
   const unsubscribe = subscribe(callId, {
-    onEvent: (event) => (replaying ? held.push(event) : deliver(event)),
+    onEvents: (events) => (replaying ? held.push(...events) : events.forEach(deliver)),
     onEnd: () => undefined,
   });
   try {

@@ -82,7 +82,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
 
 /** Running calls of `worker` that someone asked to cancel. */
 async function cancelsOf(workerId: string): Promise<string[]> {
-  const rows = await db().call.findMany({ where: { workerId, status: "running", cancelRequestedAt: { not: null } }, select: { id: true } });
+  const rows = await db().$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Call" WHERE "workerId" = ${workerId} AND "status" = 'running' AND "cancelRequestedAt" IS NOT NULL`;
   return rows.map((row) => row.id);
 }
 

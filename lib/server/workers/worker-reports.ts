@@ -6,6 +6,7 @@ import { publishEnd, publishEvents } from "../calls/call-bus";
 import { storeEvents } from "../calls/call-events";
 import { toCall } from "../calls/call-record";
 import { recordAudit } from "../audit/audit-trail";
+import { selectCallSql, updateCallSql } from "../calls/call-sql";
 import { transitionCall, type CallWriter } from "../calls/call-transitions";
 import { db } from "../db";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
@@ -19,7 +20,7 @@ import { refuseWorker, type WorkerCaller } from "./worker-auth";
  * a lapsed lease, cancelled) — the worker must then stop it.
  */
 async function refuseReport(caller: WorkerCaller, worker: WorkerRow, callId: string, what: string): Promise<never> {
-  const row = await db().call.findUnique({ where: { id: callId }, select: { workerId: true, status: true } });
+  const row = await selectCallSql(db(), callId);
   if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(callId)}`);
   if (row.workerId !== worker.id) return refuseWorker(caller, what, `call ${callId} was not claimed by worker ${worker.name} (${worker.id})`, callId);
   throw new AppError("conflict", `call ${callId} is ${row.status}, no longer running on this worker: stop it`);
@@ -42,7 +43,7 @@ function spawnColumns(spawned: SpawnReport | undefined) {
 
 /** Writes `call.started` for a reported spawn, in the transaction that stores it. */
 async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spawned: SpawnReport): Promise<void> {
-  const call = await tx.call.findUniqueOrThrow({ where: { id: callId }, select: { skill: true, digest: true } });
+  const call = (await selectCallSql(tx, callId))!;
   await recordAudit({ action: "call.started", actor: "system", callId, skill: call.skill, digest: call.digest, details: { worker: worker.name, workerId: worker.id, pid: spawned.pid, host: spawned.host } }, tx);
 }
 
@@ -62,8 +63,8 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
         ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
         ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
       };
-      const changed = await tx.call.updateMany({ where: { id: callId, workerId: worker.id, status: "running" }, data: { ...data, workerName: worker.name } });
-      if (changed.count !== 1) return false;
+      const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
+      if (!changed) return false;
       await storeEvents(callId, report.events, tx);
       if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
       return true;
