@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The console's HTTP server (spawned by scripts/start.mjs; `--dev` for development): Next.js through its
- * programmatic API (`next({dev, dir, hostname, port})`) behind a plain node:http server, so every request
+ * programmatic API (`next({dev, dir, hostname, port})`) for the pages and, in production, the API's
+ * route handlers straight from node:http (.console/api.mjs: lib/server/http/api-router.ts, the same
+ * handlers without Next.js's request pipeline), behind a plain node:http server, so every request
  * can carry a client address the client cannot forge — `x-skill-console-peer`, set from the TCP socket
  * after any copy the client sent is dropped (scripts/peer-address.mjs; the sign-in rate limit relies on
  * it). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
@@ -16,7 +18,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fs from "node:fs";
-import { buildWorker } from "./build-worker.mjs";
+import { buildWorker } from "./build-bundles.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
 import { selfUrl, stampPeerAddress } from "./peer-address.mjs";
 
@@ -54,14 +56,21 @@ const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 const upgrade = dev ? app.getUpgradeHandler() : null;
+// Production serves the API with the same route handlers outside Next.js's request pipeline
+// (.console/api.mjs, built by start.mjs: scripts/build-bundles.mjs); development leaves it to Next.js
+// so edits reload.
+const api = dev ? null : (await import(path.join(root, ".console", "api.mjs"))).handleApiRequest;
 
 const server = http.createServer((request, response) => {
   stampPeerAddress(request);
-  handle(request, response).catch((error) => {
-    console.error(`console-server: failed to handle ${request.method} ${request.url}:`, error);
-    if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
-    response.end("Internal Server Error");
-  });
+  const served = api ? api(request, response) : Promise.resolve(false);
+  served
+    .then((done) => (done ? undefined : handle(request, response)))
+    .catch((error) => {
+      console.error(`console-server: failed to handle ${request.method} ${request.url}:`, error);
+      if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
+      response.end("Internal Server Error");
+    });
 });
 if (upgrade) {
   // Hot reloading in development talks over a WebSocket.

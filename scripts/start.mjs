@@ -5,7 +5,7 @@
  * console when the production build is missing or older than the sources, then serves it with
  * scripts/console-server.mjs (Next.js behind a node:http server that stamps each request with its
  * unforgeable peer address, starts the console at once and then its local worker) on HOST (default
- * 127.0.0.1) and PORT (default 3000). Builds the worker program (scripts/build-worker.mjs) when stale.
+ * 127.0.0.1) and PORT (default 3000). Builds the worker program (scripts/build-bundles.mjs) when stale.
  * CONSOLE_AUTH_SECRET and CONSOLE_ADMIN_PASSWORD reach the server over a pipe, never its environment.
  * Files are created for the console's user only (umask 077; ./data is protectDataFolder'd). `--dev`
  * serves the development server instead. Exits with the server's exit code; SIGINT/SIGTERM are passed
@@ -15,7 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildWorker } from "./build-worker.mjs";
+import { buildConsoleApi, buildWorker } from "./build-bundles.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { serverEnvironment, withoutSecrets } from "./server-environment.mjs";
@@ -82,10 +82,11 @@ if (!dev) {
 }
 
 try {
-  const worker = await buildWorker();
+  const [worker, api] = await Promise.all([buildWorker(), dev ? { fresh: true } : buildConsoleApi()]);
   if (!worker.fresh) console.log("start: built the worker (.worker/worker.mjs)");
+  if (!api.fresh) console.log("start: built the console's API router (.console/api.mjs)");
 } catch (error) {
-  console.error(`start: building the worker failed: ${error.message}`);
+  console.error(`start: building the worker or the API router failed: ${error.message}`);
   process.exit(1);
 }
 

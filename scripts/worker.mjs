@@ -3,7 +3,7 @@
  * `npm run worker`: starts one worker alone (DESIGN.md "Workers and the sandbox"), on this host or
  * another, pointed at the console by CONSOLE_URL and authenticated by WORKER_TOKEN (made by an admin on
  * the Workers page). Installs the dependencies when stale, builds the worker program when stale
- * (scripts/build-worker.mjs), then runs `node .worker/worker.mjs` with this environment minus the
+ * (scripts/build-bundles.mjs), then runs `node .worker/worker.mjs` with this environment minus the
  * console's secrets and minus WORKER_TOKEN, which it hands over as the first line of the worker's stdin
  * (so the long-lived worker's environment never holds it). WORKER_NAME, WORKER_LABELS,
  * WORKER_CONCURRENCY, WORKER_STATE_DIR, ONGRID_SKILLS_EXTERNAL_DIRS, SKILLS_PATH and the SKILL_* sandbox
@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildWorker } from "./build-worker.mjs";
+import { buildWorker } from "./build-bundles.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { workerEnvironment } from "./server-environment.mjs";

@@ -13,11 +13,11 @@ declare module "vitest" {
 /**
  * Migrates one template SQLite database with the real migrations (`prisma migrate deploy`) so each test
  * file can start from a copy of it instead of migrating again, and builds the worker program
- * (.worker/worker.mjs, scripts/build-worker.mjs) that tests run as its own process.
+ * (.worker/worker.mjs, scripts/build-bundles.mjs) that tests run as its own process.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // @ts-expect-error -- a plain ESM script without type declarations
-  const { buildWorker } = (await import("../scripts/build-worker.mjs")) as { buildWorker: () => Promise<unknown> };
+  const { buildWorker } = (await import("../scripts/build-bundles.mjs")) as { buildWorker: () => Promise<unknown> };
   await buildWorker();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skill-console-template-"));
   const file = path.join(dir, "template.db");

@@ -118,6 +118,31 @@ describe("bundled skills (skills/<category>/<skill>/skill.json)", () => {
     expect(result.count).toBe(1);
   });
 
+  it("disk_usage reports the filesystem's own read-only flag, not the sandbox's read-only bind", async () => {
+    // Every path in the console's sandbox is a read-only bind of the host's; that must not make
+    // the host's root filesystem look read-only.
+    const entry = skill("disk_usage").entryPath;
+    const outside = onlyObject(await runSkill(skill("disk_usage"), { mounts: ["/"] }));
+    const inside = await new Promise<Run>((resolve, reject) => {
+      const child = spawn("bwrap", ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--", entry], {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end("{}");
+    });
+    expect(inside.stderr).not.toContain("bwrap:");
+    const rootOf = (result: Record<string, unknown>) =>
+      (result.filesystems as Array<Record<string, unknown>>).find((row) => row.mount === "/");
+    expect(rootOf(onlyObject(inside))?.read_only).toBe(rootOf(outside)?.read_only);
+    expect(rootOf(outside)?.read_only).toBe(false);
+  });
+
   it("process_list honours limit, sort_by and user", async () => {
     const result = onlyObject(await runSkill(skill("process_list"), { limit: 3, sort_by: "pid", user: "root", sample_ms: 100 }));
     const processes = result.processes as Array<{ pid: number; user: string }>;

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""disk_usage: df-like usage of mounted filesystems, read from /proc/mounts and statvfs.
+"""disk_usage: df-like usage of mounted filesystems, read from /proc/self/mountinfo and statvfs.
 
 stdin: args JSON ({mounts, min_percent, units, include_pseudo}); stdout: one JSON object;
-stderr: progress lines. Exit 0 on success, 2 on bad input or when /proc/mounts is unreadable.
+stderr: progress lines. Exit 0 on success, 2 on bad input or when the mount table is unreadable.
+
+`read_only` is the filesystem's own (superblock) flag, not the mount's: in the console's sandbox
+every path is bind-mounted read-only, which says nothing about the host's filesystem.
 """
 import json
 import os
@@ -37,6 +40,37 @@ def unescape(field):
     return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
 
 
+def read_mount_table():
+    """Rows of (device, mount point, fstype, filesystem read-only?) from /proc/self/mountinfo.
+
+    Falls back to /proc/mounts (where only the mount's own flags are known) on kernels without it.
+    """
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            lines = [line.split() for line in handle if line.strip()]
+        rows = []
+        for fields in lines:
+            # id parent major:minor root mount-point mount-options [optional…] - fstype source super-options
+            if "-" not in fields[6:]:
+                continue
+            dash = fields.index("-", 6)
+            if len(fields) < dash + 4:
+                continue
+            super_options = fields[dash + 3].split(",")
+            rows.append((unescape(fields[dash + 2]), unescape(fields[4]), fields[dash + 1], "ro" in super_options))
+        return rows
+    except OSError:
+        pass
+    try:
+        with open("/proc/mounts", encoding="utf-8", errors="replace") as handle:
+            lines = [line.split() for line in handle if line.strip()]
+    except OSError as error:
+        fail(f"cannot read /proc/mounts: {error.strerror}")
+    return [
+        (unescape(f[0]), unescape(f[1]), f[2], "ro" in f[3].split(",")) for f in lines if len(f) >= 4
+    ]
+
+
 def human(size):
     value = float(size)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -55,19 +89,10 @@ def main():
     if units not in ("human", "bytes"):
         fail(f"units must be human or bytes, not {units!r}")
 
-    print("reading /proc/mounts", file=sys.stderr, flush=True)
-    try:
-        with open("/proc/mounts", encoding="utf-8", errors="replace") as handle:
-            mounts = [line.split() for line in handle if line.strip()]
-    except OSError as error:
-        fail(f"cannot read /proc/mounts: {error.strerror}")
-
+    print("reading the mount table", file=sys.stderr, flush=True)
     seen_devices = set()
     rows = []
-    for fields in mounts:
-        if len(fields) < 3:
-            continue
-        device, mount, fstype = unescape(fields[0]), unescape(fields[1]), fields[2]
+    for device, mount, fstype, read_only in read_mount_table():
         if wanted and mount not in wanted:
             continue
         if not wanted and not include_pseudo and fstype in PSEUDO:
@@ -105,7 +130,7 @@ def main():
             **sizes,
             "use_percent": percent,
             "inodes_use_percent": inode_percent,
-            "read_only": bool(st.f_flag & os.ST_RDONLY),
+            "read_only": read_only,
         })
 
     missing = [mount for mount in wanted if mount not in {row["mount"] for row in rows}]

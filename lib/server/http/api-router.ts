@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+
+/** A route module of app/api: its HTTP method handlers, as Next.js's app router calls them. */
+export type RouteModule = Partial<Record<string, unknown>>;
+
+/** One route: its folder segments under app/ (e.g. `["api", "v1", "calls", "[id]", "events"]`) and its module. */
+export interface ApiRoute {
+  segments: readonly string[];
+  load: () => Promise<RouteModule> | RouteModule;
+}
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+/** How specific a segment is: static before dynamic before catch-all, as Next.js resolves routes. */
+function rank(segment: string): number {
+  return segment.startsWith("[...") ? 2 : segment.startsWith("[") ? 1 : 0;
+}
+
+/** Orders routes the way Next.js's app router tries them: segment by segment, static first, longer first. */
+export function sortRoutes<T extends ApiRoute>(routes: readonly T[]): T[] {
+  return [...routes].sort((a, b) => {
+    for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
+      const difference = (a.segments[i] === undefined ? -1 : rank(a.segments[i]!)) - (b.segments[i] === undefined ? -1 : rank(b.segments[i]!));
+      if (difference !== 0) return difference;
+    }
+    return b.segments.length - a.segments.length;
+  });
+}
+
+/**
+ * The route serving `pathname` and its params (`[id]` → a string, `[...path]` → the rest as an array),
+ * with Next.js's app-router rules, from routes sorted by sortRoutes. Returns null when none does. Pure.
+ */
+export function matchRoute<T extends ApiRoute>(sorted: readonly T[], pathname: string): { route: T; params: Record<string, string | string[]> } | null {
+  let parts: string[];
+  try {
+    parts = pathname.split("/").filter((part) => part !== "").map((part) => decodeURIComponent(part));
+  } catch {
+    return null;
+  }
+  routes: for (const route of sorted) {
+    const params: Record<string, string | string[]> = {};
+    for (let i = 0; i < route.segments.length; i++) {
+      const segment = route.segments[i]!;
+      if (segment.startsWith("[...")) {
+        const rest = parts.slice(i);
+        if (rest.length === 0) continue routes;
+        params[segment.slice(4, -1)] = rest;
+        return { route, params };
+      }
+      const part = parts[i];
+      if (part === undefined) continue routes;
+      if (segment.startsWith("[")) params[segment.slice(1, -1)] = part;
+      else if (segment !== part) continue routes;
+    }
+    if (parts.length === route.segments.length) return { route, params };
+  }
+  return null;
+}
+
+/** The methods a route module serves (HEAD comes with GET). */
+function allowed(module: RouteModule): string[] {
+  const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => typeof module[method] === "function");
+  if (methods.includes("GET")) methods.push("HEAD");
+  return methods;
+}
+
+/**
+ * Serves the console's API route handlers (app/api/**\/route.ts) straight from node:http, without
+ * Next.js's request pipeline, which costs ~5 ms of CPU per API request here (routing, its request
+ * wrappers, async context) against ~1 ms this way — a call makes several (DESIGN.md / issue 9 point 6:
+ * the call path close to a bare spawn). The handlers are the same modules Next.js would run; they use
+ * no Next.js API (only pages do). Matching follows the app router (sortRoutes, matchRoute); a method a
+ * route does not serve answers 405 with `Allow`, like Next.js; HEAD runs GET without a body. The body
+ * streams in, the answer streams out (event streams included), and a client that goes away aborts the
+ * request's signal. Returns the handler of one request: true when it was an API route, false to leave
+ * the request to Next.js (pages, assets).
+ */
+export function createApiRouter(routes: readonly ApiRoute[]): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  const sorted = sortRoutes(routes);
+  const modules = new Map<ApiRoute, Promise<RouteModule>>();
+  return async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://console.invalid");
+    if (url.pathname !== "/api" && !url.pathname.startsWith("/api/")) return false;
+    const found = matchRoute(sorted, url.pathname);
+    if (!found) return false;
+    let loading = modules.get(found.route);
+    if (!loading) {
+      loading = Promise.resolve(found.route.load());
+      modules.set(found.route, loading);
+    }
+    const module = await loading;
+    const method = request.method ?? "GET";
+    const handler = module[method === "HEAD" ? "GET" : method] as Handler | undefined;
+    if (typeof handler !== "function") {
+      response.writeHead(method === "OPTIONS" ? 204 : 405, { allow: allowed(module).join(", ") }).end();
+      return true;
+    }
+    const abort = new AbortController();
+    response.on("close", () => abort.abort());
+    const host = request.headers.host ?? "127.0.0.1";
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    }
+    const hasBody = method !== "GET" && method !== "HEAD";
+    const webRequest = new Request(new URL(`${url.pathname}${url.search}`, `http://${host}`), {
+      method,
+      headers,
+      body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
+      signal: abort.signal,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    let answer: Response;
+    try {
+      answer = await handler(webRequest, { params: Promise.resolve(found.params) });
+    } catch (error) {
+      console.error(`api: ${method} ${url.pathname} failed:`, error);
+      if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log." } }));
+      return true;
+    }
+    await writeResponse(answer, response, method === "HEAD");
+    return true;
+  };
+}
+
+/** Streams a web Response into a node:http response (headers, status, body), stopping when the client leaves. */
+async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  answer.headers.forEach((value, name) => {
+    if (name === "set-cookie") return;
+    headers[name] = value;
+  });
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  response.writeHead(answer.status, headers);
+  if (!answer.body || headOnly) {
+    await answer.body?.cancel().catch(() => undefined);
+    response.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  response.once("close", stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!response.write(value)) await new Promise<void>((resolve) => response.once("drain", resolve).once("close", resolve));
+      if (response.destroyed) break;
+    }
+  } catch {
+    // The client went away, or the stream failed after its headers: nothing more to send.
+  } finally {
+    response.off("close", stop);
+    response.end();
+  }
+}
