@@ -91,6 +91,8 @@ function apiRouteSegments(dir = path.join(root, "app", "api"), segments = ["api"
 export async function buildConsoleApi(options = {}) {
   const outDir = options.outDir ?? path.join(root, ".console");
   const file = path.join(outDir, "api.mjs");
+  // Per process: several consoles (e2e runs, the bench) may build at once; the rename is atomic.
+  const temporary = `${file}.${process.pid}.tmp`;
   const builtAt = fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
   if (!options.force && builtAt > Math.max(...API_SOURCE_DIRS.map((entry) => newestMtime(path.join(root, entry))))) return { file, fresh: true };
   const { build } = await import("esbuild");
@@ -104,10 +106,10 @@ export async function buildConsoleApi(options = {}) {
   await build({
     ...commonOptions(),
     stdin: { contents: entry, resolveDir: root, sourcefile: "console-api-entry.ts", loader: "ts" },
-    outfile: `${file}.tmp`,
+    outfile: temporary,
     banner: { js: "// Built by scripts/build-bundles.mjs from app/api/**/route.ts; do not edit." },
   });
-  fs.renameSync(`${file}.tmp`, file);
+  fs.renameSync(temporary, file);
   return { file, fresh: false };
 }
 
@@ -115,13 +117,14 @@ export async function buildConsoleApi(options = {}) {
 export async function buildWorker(options = {}) {
   const outDir = options.outDir ?? path.join(root, ".worker");
   const file = path.join(outDir, "worker.mjs");
+  const temporary = `${file}.${process.pid}.tmp`;
   const builtAt = fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
   if (!options.force && builtAt > Math.max(...SOURCE_DIRS.map((entry) => newestMtime(path.join(root, entry))))) return { file, fresh: true };
   const { build } = await import("esbuild");
   const result = await build({
     ...commonOptions(),
     entryPoints: [path.join(root, "lib", "worker", "main.ts")],
-    outfile: `${file}.tmp`,
+    outfile: temporary,
     banner: { js: "// Built by scripts/build-bundles.mjs from lib/worker/main.ts; do not edit." },
   });
   const problems = [];
@@ -132,10 +135,10 @@ export async function buildWorker(options = {}) {
     }
   }
   if (problems.length > 0) {
-    fs.rmSync(`${file}.tmp`, { force: true });
+    fs.rmSync(temporary, { force: true });
     throw new Error(`the worker must not contain the web server or the database: ${problems.join("; ")}`);
   }
-  fs.renameSync(`${file}.tmp`, file);
+  fs.renameSync(temporary, file);
   return { file, fresh: false, inputs: Object.keys(result.metafile.inputs) };
 }
 

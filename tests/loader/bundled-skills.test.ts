@@ -125,7 +125,7 @@ describe("bundled skills (skills/<category>/<skill>/skill.json)", () => {
     const outside = onlyObject(await runSkill(skill("disk_usage"), { mounts: ["/"] }));
     const inside = await new Promise<Run>((resolve, reject) => {
       const child = spawn("bwrap", ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--", entry], {
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv,
         stdio: ["pipe", "pipe", "pipe"],
       });
       let stdout = "";

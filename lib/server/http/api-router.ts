@@ -106,7 +106,15 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
       else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     }
     const hasBody = method !== "GET" && method !== "HEAD";
-    const webRequest = new Request(new URL(`${url.pathname}${url.search}`, `http://${host}`), {
+    let requestUrl: URL;
+    try {
+      requestUrl = new URL(`${url.pathname}${url.search}`, `http://${host}`);
+    } catch {
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { code: "bad_request", message: `the Host header ${JSON.stringify(host)} is not a host` } }));
+      return true;
+    }
+    const webRequest = new Request(requestUrl, {
       method,
       headers,
       body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
