@@ -3,11 +3,17 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import { sqlitePathOf } from "./database-url";
-import { serialisedFactory } from "./serialised-sqlite-adapter";
+import { serialisedFactory, type SqliteConnection } from "./serialised-sqlite-adapter";
 import { config } from "./env";
 
 const DB_KEY = Symbol.for("skill-console.db");
-type DbHolder = { client: PrismaClient; ready: Promise<void>; url: string };
+type DbHolder = {
+  client: PrismaClient;
+  ready: Promise<void>;
+  url: string;
+  /** Prisma's SQLite connection, once open: the console's own statements run on it (db-statements.ts). */
+  connection: SqliteConnection | null;
+};
 const holder = globalThis as unknown as { [DB_KEY]?: DbHolder };
 
 /** How long a SQLite writer waits for another connection's lock before failing, in ms. */
@@ -23,9 +29,11 @@ function open(url: string): DbHolder {
     setup.close();
   }
   // Serialised: an open interactive transaction owns the one connection (serialised-sqlite-adapter.ts).
-  const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }));
-  const client = new PrismaClient({ adapter });
-  return { client, ready: client.$connect(), url };
+  const opened: DbHolder = { client: null as unknown as PrismaClient, ready: Promise.resolve(), url, connection: null };
+  const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }), (connection) => (opened.connection = connection));
+  opened.client = new PrismaClient({ adapter });
+  opened.ready = opened.client.$connect();
+  return opened;
 }
 
 /**
@@ -47,6 +55,25 @@ export function db(): PrismaClient {
 export async function dbReady(): Promise<void> {
   db();
   await holder[DB_KEY]!.ready;
+}
+
+/**
+ * The SQLite connection Prisma opened (its better-sqlite3 handle and the lock every statement on it
+ * takes), for db-statements.ts. Connects first when needed. Rejects when the database cannot be opened.
+ */
+export async function sqliteConnection(): Promise<SqliteConnection> {
+  const current = holder[DB_KEY];
+  if (current?.connection && current.url === config().databaseUrl) return current.connection;
+  await dbReady();
+  const connection = holder[DB_KEY]!.connection;
+  if (!connection) throw new Error("the database client connected without telling db.ts its connection");
+  return connection;
+}
+
+/** The open SQLite connection when there is one (no waiting), else null: the statements' fast path. */
+export function openSqliteConnection(): SqliteConnection | null {
+  const current = holder[DB_KEY];
+  return current?.connection && current.url === config().databaseUrl ? current.connection : null;
 }
 
 /** Closes the client so a test can point the console at another database file. */

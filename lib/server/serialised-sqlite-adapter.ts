@@ -1,18 +1,43 @@
 import type { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type Database from "better-sqlite3";
 
 type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
 
-/** A FIFO lock: `acquire()` resolves with the release function once every earlier holder released. */
-function createLock(): () => Promise<() => void> {
-  let tail: Promise<void> = Promise.resolve();
-  return () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const ready = tail.then(() => release);
-    tail = tail.then(() => held);
-    return ready;
-  };
+/**
+ * The lock of one SQLite connection: FIFO, handed straight to the next waiter on release. Prisma's
+ * statements (through serialiseAdapter) and the console's own (db-statements.ts) take the same lock,
+ * so neither runs inside the other's open transaction.
+ */
+export class ConnectionLock {
+  private held = false;
+  private readonly waiters: Array<() => void> = [];
+
+  /** Takes the lock now if nobody holds it; true when taken (release it), false when held. */
+  tryAcquire(): boolean {
+    if (this.held) return false;
+    this.held = true;
+    return true;
+  }
+
+  /** Resolves once the lock is this caller's (after every earlier caller released it). */
+  acquire(): Promise<void> {
+    if (this.tryAcquire()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Releases the lock to the next waiter, or frees it. */
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+/** The better-sqlite3 connection under a Prisma adapter, with the lock every statement on it takes. */
+export interface SqliteConnection {
+  database: Database.Database;
+  lock: ConnectionLock;
 }
 
 /**
@@ -24,14 +49,13 @@ function createLock(): () => Promise<() => void> {
  * transactions wait for each other. better-sqlite3 runs statements synchronously anyway, so nothing is
  * lost but the interleaving. Returns an adapter with the same methods.
  */
-export function serialiseAdapter(inner: Adapter): Adapter {
-  const acquire = createLock();
+export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock()): Adapter {
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const release = await acquire();
+    await lock.acquire();
     try {
       return await work();
     } finally {
-      release();
+      lock.release();
     }
   }
   const adapter: Adapter = {
@@ -42,7 +66,8 @@ export function serialiseAdapter(inner: Adapter): Adapter {
     executeScript: (script) => exclusive(() => inner.executeScript(script)),
     dispose: () => exclusive(() => inner.dispose()),
     async startTransaction(isolationLevel) {
-      const release = await acquire();
+      await lock.acquire();
+      const release = () => lock.release();
       let transaction: Transaction;
       try {
         transaction = await inner.startTransaction(isolationLevel);
@@ -85,13 +110,23 @@ export function serialiseAdapter(inner: Adapter): Adapter {
 
 /**
  * A driver adapter factory whose connections are serialised by serialiseAdapter (see there). Takes
- * Prisma's better-sqlite3 factory; returns a factory to hand to `new PrismaClient({ adapter })`.
+ * Prisma's better-sqlite3 factory and `onConnect`, told of each new connection (its better-sqlite3
+ * handle — the adapter's `client` — and its lock) so the console's own statements can share it;
+ * returns a factory to hand to `new PrismaClient({ adapter })`.
  */
-export function serialisedFactory(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+export function serialisedFactory(factory: PrismaBetterSQLite3, onConnect: (connection: SqliteConnection) => void = () => undefined): PrismaBetterSQLite3 {
   const wrapped: Pick<PrismaBetterSQLite3, "provider" | "adapterName" | "connect" | "connectToShadowDb"> = {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => serialiseAdapter(await factory.connect()),
+    connect: async () => {
+      const inner = await factory.connect();
+      const lock = new ConnectionLock();
+      // The adapter keeps its better-sqlite3 Database as `client` (@prisma/adapter-better-sqlite3 6.19).
+      const database = (inner as unknown as { client?: Database.Database }).client;
+      if (!database || typeof database.prepare !== "function") throw new Error("@prisma/adapter-better-sqlite3 no longer exposes its connection as `client`: update serialisedFactory");
+      onConnect({ database, lock });
+      return serialiseAdapter(inner, lock);
+    },
     connectToShadowDb: async () => serialiseAdapter(await factory.connectToShadowDb()),
   };
   return wrapped as PrismaBetterSQLite3;

@@ -1,6 +1,6 @@
-import type { Prisma } from "@prisma/client";
 import type { AuditEntry } from "@/lib/types/audit";
 import { db } from "../db";
+import { statements, type SqlRunner } from "../db-statements";
 
 /** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
 export interface AuditInput {
@@ -14,8 +14,8 @@ export interface AuditInput {
   details?: Record<string, unknown>;
 }
 
-/** A Prisma client or an interactive transaction, so an entry can be written with the change it records. */
-type Writer = Pick<Prisma.TransactionClient, "$executeRaw">;
+/** Statements or a transaction (ours or Prisma's), so an entry can be written with the change it records. */
+type Writer = Pick<SqlRunner, "$executeRaw">;
 
 /**
  * Appends one entry to the audit trail (issue 4, point 5: requests, confirmations, signatures,
@@ -23,8 +23,8 @@ type Writer = Pick<Prisma.TransactionClient, "$executeRaw">;
  * changed or removed: database triggers refuse UPDATE and DELETE on the table. Pass `writer` (a
  * transaction) to write the entry atomically with the change it records.
  */
-export async function recordAudit(input: AuditInput, writer: Writer = db()): Promise<void> {
-  // Raw SQL: an entry is written with most of the call path's changes, and a model insert costs ~1 ms of CPU more.
+export async function recordAudit(input: AuditInput, writer: Writer = statements()): Promise<void> {
+  // Plain SQL: an entry is written with most of the call path's changes, and a model insert costs ~1 ms of CPU more.
   await writer.$executeRaw`INSERT INTO "AuditEvent" ("at", "action", "actor", "actorId", "callId", "approvalId", "skill", "digest", "details")
     VALUES (${new Date()}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { ApiToken as ApiTokenRow, User as UserRow } from "@prisma/client";
 import { isRole, roleAtLeast, type ApiTokenInfo, type Identity, type Role } from "@/lib/types/identity";
 import { db } from "../db";
+import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit/audit-trail";
 import { findPersona } from "../personas/persona-store";
@@ -99,13 +100,13 @@ export const TOKEN_ROLE_CAP: Role = "operator";
 export async function identifyToken(token: string): Promise<Identity | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   // Raw SQL: every agent request pays this lookup, and a model query costs ~1 ms of CPU more.
-  const [row] = await db().$queryRaw<Array<{ id: string; name: string; persona: string; revokedAt: Date | null; lastUsedAt: Date | null; ownerId: string; email: string; ownerName: string; role: string }>>`
+  const [row] = await statements().$queryRaw<Array<{ id: string; name: string; persona: string; revokedAt: Date | null; lastUsedAt: Date | null; ownerId: string; email: string; ownerName: string; role: string }>>`
     SELECT t."id", t."name", t."persona", t."revokedAt", t."lastUsedAt", u."id" AS "ownerId", u."email", u."name" AS "ownerName", u."role"
     FROM "ApiToken" t JOIN "User" u ON u."id" = t."ownerId" WHERE t."tokenHash" = ${hashToken(token)}`;
   if (!row || row.revokedAt) return null;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db().$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${row.id}`;
+    await statements().$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${row.id}`;
   }
   const ownerRole: Role = isRole(row.role) ? row.role : "viewer";
   return {

@@ -1,7 +1,6 @@
 import { Prisma } from "@prisma/client";
 import type { CallEvent } from "@/lib/types/call";
-import { db } from "../db";
-import type { CallWriter } from "./call-transitions";
+import { statements, type SqlRunner } from "../db-statements";
 
 /** Most events written in one INSERT (a worker's batch may hold more; it is split). */
 const MAX_ROWS_PER_INSERT = 500;
@@ -13,7 +12,7 @@ const MAX_ROWS_PER_INSERT = 500;
  * itself stores for SQLite (`2026-11-29T23:27:12.752+00:00`). A seq already stored fails the insert
  * (unique (callId, seq)): callers send each event once. `writer` may be a transaction.
  */
-export async function storeEvents(callId: string, events: readonly CallEvent[], writer: Pick<CallWriter, "$executeRaw"> = db()): Promise<void> {
+export async function storeEvents(callId: string, events: readonly CallEvent[], writer: Pick<SqlRunner, "$executeRaw"> = statements()): Promise<void> {
   for (let start = 0; start < events.length; start += MAX_ROWS_PER_INSERT) {
     const rows = events
       .slice(start, start + MAX_ROWS_PER_INSERT)
@@ -31,9 +30,9 @@ function sqliteTime(iso: string): string {
  * interrupted, refused before it started), inside `tx`, the transaction that changes the call's
  * status. Returns the event as stored.
  */
-export async function appendSystemLine(tx: CallWriter, callId: string, line: string, at = new Date()): Promise<CallEvent> {
-  const last = await tx.callEvent.aggregate({ where: { callId }, _max: { seq: true } });
-  const event: CallEvent = { seq: (last._max.seq ?? 0) + 1, at: at.toISOString(), stream: "system", line };
+export async function appendSystemLine(tx: SqlRunner, callId: string, line: string, at = new Date()): Promise<CallEvent> {
+  const [last] = await tx.$queryRaw<Array<{ seq: number | null }>>`SELECT MAX("seq") AS "seq" FROM "CallEvent" WHERE "callId" = ${callId}`;
+  const event: CallEvent = { seq: Number(last?.seq ?? 0) + 1, at: at.toISOString(), stream: "system", line };
   await storeEvents(callId, [event], tx);
   return event;
 }

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import { db } from "../db";
+import { statements } from "../db-statements";
 import { config } from "../env";
 
 /** The lease end of a claimed call: now + CALL_LEASE_MS. */
@@ -15,9 +15,9 @@ export function nextLeaseUntil(now = Date.now()): Date {
  */
 export async function renewWorkerLeases(workerId: string, running: readonly string[]): Promise<{ cancel: string[]; lost: string[] }> {
   const now = new Date();
-  await db().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${now} WHERE "id" = ${workerId}`;
+  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${now} WHERE "id" = ${workerId}`;
   if (running.length === 0) return { cancel: [], lost: [] };
-  const owned = await db().$queryRaw<Array<{ id: string; cancelRequestedAt: Date | null }>>`
+  const owned = await statements().$queryRaw<Array<{ id: string; cancelRequestedAt: Date | null }>>`
     UPDATE "Call" SET "leaseUntil" = ${nextLeaseUntil(now.getTime())}
     WHERE "id" IN (${Prisma.join([...running])}) AND "workerId" = ${workerId} AND "status" = 'running'
     RETURNING "id", "cancelRequestedAt"`;

@@ -1,4 +1,5 @@
 import type { Call as CallRow, Prisma } from "@prisma/client";
+import { statementTransaction, type SqlRunner } from "../db-statements";
 import type { CallStatus } from "@/lib/types/call";
 import { recordAudit, type AuditInput } from "../audit/audit-trail";
 import { db } from "../db";
@@ -32,8 +33,8 @@ export function canTransition(from: CallStatus, to: CallStatus): boolean {
   return CALL_TRANSITIONS[from].includes(to);
 }
 
-/** A Prisma client or an interactive transaction. */
-export type CallWriter = Prisma.TransactionClient;
+/** What a transition runs in: a statementTransaction's `tx` or a Prisma interactive transaction. */
+export type CallWriter = SqlRunner;
 
 /** The columns a transition may set besides `status`. */
 export type CallChanges = Partial<Record<Exclude<CallColumn, "status" | "id">, CallValue | undefined>>;
@@ -81,7 +82,7 @@ export async function transitionCall(change: CallTransition, tx?: CallWriter): P
     return row;
   };
   if (tx) return apply(tx);
-  return db().$transaction(apply, TRANSACTION_OPTIONS);
+  return statementTransaction(apply);
 }
 
 /** A new call row, everything but its status. */
@@ -96,13 +97,16 @@ export async function insertCall(
   row: NewCallRow,
   status: CallStatus,
   audit: readonly AuditInput[],
-  also?: (tx: CallWriter) => Promise<void>,
+  also?: (tx: Prisma.TransactionClient) => Promise<void>,
 ): Promise<CallRow> {
   if (!INITIAL_CALL_STATUSES.includes(status)) throw new IllegalTransitionError(`a call may not be created ${status}`);
-  return db().$transaction(async (tx) => {
+  const store = async <Tx extends SqlRunner>(tx: Tx, then?: (tx: Tx) => Promise<void>) => {
     const created = await insertCallSql(tx, { ...row, status });
-    if (also) await also(tx);
+    if (then) await then(tx);
     for (const entry of audit) await recordAudit(entry, tx);
     return created;
-  }, TRANSACTION_OPTIONS);
+  };
+  // `also` writes through Prisma's models (an approval): then the whole insert is Prisma's transaction.
+  if (!also) return statementTransaction((tx) => store(tx));
+  return db().$transaction((tx) => store(tx, also), TRANSACTION_OPTIONS);
 }

@@ -1,6 +1,6 @@
 import type { Call as CallRow } from "@prisma/client";
 import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { statementTransaction } from "../db-statements";
 import { publishEnd, publishEvents } from "./call-bus";
 import { appendSystemLine } from "./call-events";
 import { toCall } from "./call-record";
@@ -15,7 +15,7 @@ import { transitionCall } from "./call-transitions";
  */
 export async function interruptCall(row: Pick<CallRow, "id" | "skill" | "digest" | "startedAt" | "workerId" | "leaseUntil">, reason: string, options: { lapsed?: boolean } = {}): Promise<CallRow | null> {
   const now = new Date();
-  const result = await db().$transaction(async (tx) => {
+  const result = await statementTransaction(async (tx) => {
     const ended = await transitionCall(
       {
         callId: row.id,
@@ -29,9 +29,9 @@ export async function interruptCall(row: Pick<CallRow, "id" | "skill" | "digest"
     );
     if (!ended) return null;
     const event = await appendSystemLine(tx, row.id, `interrupted: ${reason}`, now);
-    const counted = await tx.call.update({ where: { id: row.id }, data: { eventCount: event.seq } });
-    return { row: counted, event };
-  }, TRANSACTION_OPTIONS);
+    const [counted] = await tx.$queryRaw<CallRow[]>`UPDATE "Call" SET "eventCount" = ${event.seq} WHERE "id" = ${row.id} RETURNING *`;
+    return { row: counted!, event };
+  });
   if (!result) return null;
   publishEvents(row.id, [result.event]);
   publishEnd(row.id, toCall(result.row));

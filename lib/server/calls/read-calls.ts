@@ -1,7 +1,9 @@
 import { CALL_STATUSES, isTerminalStatus, type Call, type CallEvent, type CallStatus, type CallWithEvents } from "@/lib/types/call";
 import { db } from "../db";
+import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { toCall, toCallEvent } from "./call-record";
+import { selectCallSql } from "./call-sql";
 
 /** Filters of `GET /api/v1/calls`. `limit` defaults to 50 and is capped at 500. */
 export interface CallFilter {
@@ -33,7 +35,7 @@ export async function listCalls(filter: CallFilter): Promise<Call[]> {
 
 /** One call, or AppError `not_found`. */
 export async function getCall(id: string): Promise<Call> {
-  const row = await db().call.findUnique({ where: { id } });
+  const row = await selectCallSql(statements(), id);
   if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(id)}`);
   return toCall(row);
 }

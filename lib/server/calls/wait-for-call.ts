@@ -1,5 +1,5 @@
 import { isTerminalStatus, type Call } from "@/lib/types/call";
-import { db } from "../db";
+import { statements } from "../db-statements";
 import { waitForEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { selectCallSql } from "./call-sql";
@@ -12,7 +12,7 @@ import { selectCallSql } from "./call-sql";
  */
 export function waitForCallEnd(id: string, signal?: AbortSignal): Promise<Call | null> {
   return waitForEnd(id, signal, async () => {
-    const row = await selectCallSql(db(), id);
+    const row = await selectCallSql(statements(), id);
     return row && isTerminalStatus(row.status as Call["status"]) ? toCall(row) : null;
   });
 }

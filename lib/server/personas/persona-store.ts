@@ -3,6 +3,7 @@ import type { Persona as PersonaRow } from "@prisma/client";
 import type { Identity } from "@/lib/types/identity";
 import { DEFAULT_PERSONA_NAME, PERMISSION_MODES, type PermissionMode, type Persona } from "@/lib/types/persona";
 import { db } from "../db";
+import { statements } from "../db-statements";
 import type { PersonaInput } from "./persona-input";
 
 /** The API shape of a persona row (list columns are JSON text). */
@@ -52,7 +53,7 @@ export function auditActor(identity: Identity): { actor: string; actorId: string
 /** The persona named `name`, or null. */
 export async function findPersona(name: string): Promise<Persona | null> {
   // Raw SQL: every call reads its persona (a model query costs ~1 ms of CPU more).
-  const [row] = await db().$queryRaw<PersonaRow[]>`SELECT * FROM "Persona" WHERE "name" = ${name}`;
+  const [row] = await statements().$queryRaw<PersonaRow[]>`SELECT * FROM "Persona" WHERE "name" = ${name}`;
   return row ? toPersona(row) : null;
 }
 

@@ -4,6 +4,7 @@ import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-q
 import { transitionCall } from "../calls/call-transitions";
 import { nextLeaseUntil } from "../calls/call-leases";
 import { db } from "../db";
+import { statements } from "../db-statements";
 import { config } from "../env";
 import { parseLabels } from "./worker-tokens";
 
@@ -42,7 +43,7 @@ interface Candidate {
  */
 async function claimable(worker: WorkerRow, limit: number): Promise<Candidate[]> {
   const targets = [worker.name, ...parseLabels(worker.labels)];
-  return db().$queryRaw<Candidate[]>`
+  return statements().$queryRaw<Candidate[]>`
     SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput"
     FROM "Call" c
     JOIN "WorkerSkill" s ON s."workerId" = ${worker.id} AND s."skill" = c."skill" AND s."digest" = c."skillDigest" AND s."available" = ${true}
@@ -82,7 +83,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
 
 /** Running calls of `worker` that someone asked to cancel. */
 async function cancelsOf(workerId: string): Promise<string[]> {
-  const rows = await db().$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Call" WHERE "workerId" = ${workerId} AND "status" = 'running' AND "cancelRequestedAt" IS NOT NULL`;
+  const rows = await statements().$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Call" WHERE "workerId" = ${workerId} AND "status" = 'running' AND "cancelRequestedAt" IS NOT NULL`;
   return rows.map((row) => row.id);
 }
 

@@ -1,6 +1,6 @@
 import type { Worker as WorkerRow, WorkerToken as WorkerTokenRow } from "@prisma/client";
 import { recordAudit } from "../audit/audit-trail";
-import { db } from "../db";
+import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { hashWorkerToken, parseLabels, WORKER_TOKEN_PREFIX } from "./worker-tokens";
 
@@ -27,7 +27,7 @@ export async function identifyWorker(request: Request): Promise<WorkerCaller> {
     throw new AppError("unauthenticated", "worker endpoints accept only a worker token (Authorization: Bearer skw_…; made on the Workers page)");
   }
   // Raw SQL: every worker request pays this lookup (a model query costs ~1 ms of CPU more).
-  const [row] = await db().$queryRaw<Array<Pick<WorkerTokenRow, "id" | "name" | "labels" | "local" | "revokedAt">>>`
+  const [row] = await statements().$queryRaw<Array<Pick<WorkerTokenRow, "id" | "name" | "labels" | "local" | "revokedAt">>>`
     SELECT "id", "name", "labels", "local", "revokedAt" FROM "WorkerToken" WHERE "tokenHash" = ${hashWorkerToken(token)}`;
   if (!row || row.revokedAt) throw new AppError("unauthenticated", "the worker token is invalid or revoked");
   return { tokenId: row.id, tokenName: row.name, labels: parseLabels(row.labels), local: row.local };
@@ -40,7 +40,7 @@ export async function identifyWorker(request: Request): Promise<WorkerCaller> {
  * `forbidden` (403), or `not_found` for an unknown id.
  */
 export async function requireWorkerSession(caller: WorkerCaller, workerId: string, what: string): Promise<WorkerRow> {
-  const [worker] = await db().$queryRaw<WorkerRow[]>`SELECT * FROM "Worker" WHERE "id" = ${workerId}`;
+  const [worker] = await statements().$queryRaw<WorkerRow[]>`SELECT * FROM "Worker" WHERE "id" = ${workerId}`;
   if (!worker) throw new AppError("not_found", `no worker session ${JSON.stringify(workerId)}; register again`);
   if (worker.tokenId !== caller.tokenId) {
     await refuseWorker(caller, what, `worker session ${workerId} belongs to another worker token`);

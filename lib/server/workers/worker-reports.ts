@@ -8,8 +8,7 @@ import { toCall } from "../calls/call-record";
 import { recordAudit } from "../audit/audit-trail";
 import { selectCallSql, updateCallSql } from "../calls/call-sql";
 import { transitionCall, type CallWriter } from "../calls/call-transitions";
-import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { statementTransaction, statements } from "../db-statements";
 import { AppError } from "../errors";
 import { refuseWorker, type WorkerCaller } from "./worker-auth";
 
@@ -20,7 +19,7 @@ import { refuseWorker, type WorkerCaller } from "./worker-auth";
  * a lapsed lease, cancelled) — the worker must then stop it.
  */
 async function refuseReport(caller: WorkerCaller, worker: WorkerRow, callId: string, what: string): Promise<never> {
-  const row = await selectCallSql(db(), callId);
+  const row = await selectCallSql(statements(), callId);
   if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(callId)}`);
   if (row.workerId !== worker.id) return refuseWorker(caller, what, `call ${callId} was not claimed by worker ${worker.name} (${worker.id})`, callId);
   throw new AppError("conflict", `call ${callId} is ${row.status}, no longer running on this worker: stop it`);
@@ -57,7 +56,7 @@ async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spa
 export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow, callId: string, report: EventsReport): Promise<void> {
   let owned: boolean;
   try {
-    owned = await db().$transaction(async (tx) => {
+    owned = await statementTransaction(async (tx) => {
       const data = {
         ...spawnColumns(report.spawned),
         ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
@@ -68,7 +67,7 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
       await storeEvents(callId, report.events, tx);
       if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
       return true;
-    }, TRANSACTION_OPTIONS);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
     throw error;
@@ -91,7 +90,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
   const now = new Date();
   let row: CallRow;
   try {
-    row = await db().$transaction(async (tx) => {
+    row = await statementTransaction(async (tx) => {
       const last = report.events.at(-1)?.seq;
       // In the trail's order: the start (when no events report carried it) before the end.
       if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
@@ -126,7 +125,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       if (!ended) throw new NotOwned();
       if (report.events.length > 0) await storeEvents(callId, report.events, tx);
       return ended;
-    }, TRANSACTION_OPTIONS);
+    });
   } catch (error) {
     if (error instanceof NotOwned) return refuseReport(caller, worker, callId, "finish a call");
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
