@@ -89,13 +89,13 @@ async function timed(scan, roots, expected, label) {
 }
 
 /** Runs the loader benchmark; returns `{ rows, notes }` for the summary. */
-export async function benchLoader({ server, roots, expected, reps, budgetMs }) {
+export async function benchLoader({ server, roots, expected, reps, budgetMs, quietMs = 10 }) {
   const started = performance.now();
   const rssBefore = readRss(server.pid).rssMiB;
   const startup = await request(server.baseUrl, "GET", "/api/v1/loader");
   const startupScanMs = startup.json?.report?.durationMs ?? NaN;
   const pids = [server.pid, server.workerPid].filter(Boolean);
-  await waitQuiet(pids, { maxMs: 120_000 });
+  await waitQuiet(pids, { maxMs: 120_000, quietMs });
   // Warm-up of both walks (the console's start-up scan already warmed the page cache).
   await timed(parallelScan, roots, expected, "parallel");
   await timed(syncScan, roots, expected, "sync");
@@ -120,7 +120,7 @@ export async function benchLoader({ server, roots, expected, reps, budgetMs }) {
     duration.push(answer.json.report.durationMs);
     roundTrip.push(answer.ms);
     count = answer.json.report.count;
-    const settled = await waitQuiet(pids, { maxMs: 120_000 });
+    const settled = await waitQuiet(pids, { maxMs: 120_000, quietMs });
     workerRescan.push({ cpuMs: readCpu(server.workerPid).selfMs - worker0, waitedMs: settled.waitedMs });
     console.log(
       `  loader rep ${i + 1}/${reps}: sync ${sync.at(-1).ms.toFixed(0)} ms, parallel ${parallel.at(-1).ms.toFixed(0)} ms, reload durationMs ${duration.at(-1)} ms, round trip ${answer.ms.toFixed(0)} ms; worker rescan ${workerRescan.at(-1).cpuMs.toFixed(0)} ms CPU, quiet after ${(settled.waitedMs / 1000).toFixed(1)} s`,

@@ -8,7 +8,8 @@
  * and starts a new one, so a run can be cut into phases (bench/run.mjs does it between phases).
  * At start it writes process.<pid>.json (argv, start time: bench/profile-summary.mjs warns about code
  * rebuilt after it) and, for the worker, a copy of its bundle as bundle.<pid>.mjs (a rebuild while the
- * bench runs must not change how its frames are named). Other processes that inherit NODE_OPTIONS
+ * bench runs must not change how its frames are named); with each part, memory.<pid>.<part>.json
+ * (process.memoryUsage() then: rss, heapTotal, heapUsed, external, arrayBuffers). Other processes that inherit NODE_OPTIONS
  * (prisma, next build) are left alone.
  */
 "use strict";
@@ -39,8 +40,10 @@ if (isMainThread && isProfiled && process.env.BENCH_CPU_PROF_DIR) {
     session.post("Profiler.stop", (error, result) => {
       if (error) return;
       const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", ".").slice(0, 15);
-      const file = path.join(dir, `CPU.${stamp}.${process.pid}.0.${part++}.cpuprofile`);
+      const file = path.join(dir, `CPU.${stamp}.${process.pid}.0.${part}.cpuprofile`);
       fs.writeFileSync(file, JSON.stringify(result.profile));
+      // The heap at the end of the part: tells a growing RSS that is garbage not yet collected from live data.
+      fs.writeFileSync(path.join(dir, `memory.${process.pid}.${part++}.json`), JSON.stringify(process.memoryUsage()));
     });
   };
   start();

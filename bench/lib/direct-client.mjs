@@ -17,6 +17,7 @@ import { readCpu, readRss } from "./server.mjs";
  *   sandboxed(skill, stdin, { stampedStderr }) / plain(…) → { ms, outcome, ok, latencies? }
  *   load(kind, skill, clients, durationMs, maxCalls) → { done, errors, elapsedMs, latencies }
  *   bwrapArgv(skill) → string[]
+ *   ballast(mib) → the process's RSS in MiB after holding `mib` MiB more (0: none)
  *   cpu() → { selfMs, childrenMs } of the process, rss() → { rssMiB, hwmMiB }
  *   close()
  * Rejects when the process cannot start or its spawner cannot be set up.
@@ -55,6 +56,7 @@ export async function startDirectSpawner({ cwd, env, options }) {
     plain: (skill, stdin, { stampedStderr = false } = {}) => call("run", { kind: "plain", skill, stdin, stampedStderr }),
     load: (kind, skill, clients, durationMs, maxCalls) => call("load", { kind, skill, clients, durationMs, maxCalls }),
     bwrapArgv: (skill) => call("argv", { skill }),
+    ballast: (mib) => call("ballast", { mib }),
     cpu: () => readCpu(child.pid),
     rss: () => readRss(child.pid),
     async close() {

@@ -13,6 +13,8 @@
  *   load {kind, skill, clients, durationMs, maxCalls} → {done, errors, elapsedMs, latencies}
  *     (`clients` loops of runs with "{}" back to back, as bench/lib/spawn.mjs runConcurrently)
  *   argv {skill} → the bwrap argv
+ *   ballast {mib} → holds `mib` MiB of resident memory (0 frees it): how much a spawn's cost depends on
+ *     the spawning process's size (libuv forks it), measured by making this process the worker's size
  *   close → removes the cgroup run folder, answers, exits
  * Logs go to stderr.
  */
@@ -22,7 +24,8 @@ import { createDirectSpawner, type DirectRun, type DirectSpawner, type DirectSpa
 type Kind = "sandboxed" | "plain";
 interface Request {
   id: number;
-  op: "init" | "run" | "load" | "argv" | "close";
+  op: "init" | "run" | "load" | "argv" | "ballast" | "close";
+  mib?: number;
   options?: DirectSpawnerOptions;
   kind?: Kind;
   skill?: string;
@@ -37,6 +40,7 @@ interface Request {
 console.log = (...args: unknown[]) => console.error(...args);
 
 let spawner: DirectSpawner | null = null;
+let ballast: Buffer[] = [];
 const wallClockMs = () => performance.timeOrigin + performance.now();
 
 function ready(): DirectSpawner {
@@ -96,6 +100,11 @@ async function handle(request: Request): Promise<unknown> {
     }
     case "argv":
       return ready().bwrapArgv(request.skill!);
+    case "ballast": {
+      // Filled, so the pages are resident (a fork copies the page tables of what is mapped and touched).
+      ballast = Array.from({ length: Math.max(0, Math.round(request.mib ?? 0)) }, () => Buffer.alloc(1 << 20, 1));
+      return process.memoryUsage().rss / 2 ** 20;
+    }
     case "close":
       await spawner?.close();
       return true;

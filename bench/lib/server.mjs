@@ -359,10 +359,10 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
 }
 
 /**
- * CPU used by processes that are not this process or its descendants (other work on the machine),
- * from /proc. Called without an argument: a snapshot. Called with an earlier snapshot: `{ ms, top }`,
- * the CPU they used since (a process started meanwhile counts whole), and the three biggest users
- * as "name pid: ms".
+ * CPU used by processes that are not this process or its descendants (other work on the machine,
+ * kernel threads included), from /proc. Called without an argument: a snapshot. Called with an
+ * earlier snapshot: `{ ms, top }`, the CPU they used since (a process started meanwhile counts whole;
+ * a pid is the same process while its start time is), and the three biggest users as "name pid: s".
  */
 export function foreignCpu(since) {
   const parents = new Map();
@@ -371,10 +371,11 @@ export function foreignCpu(since) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      // A kernel worker's name carries its current work item (kworker/u8:1-events_unbound): keep the thread's own part.
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/^(kworker\/[^-]+)-.*$/, "$1");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       parents.set(Number(entry), Number(fields[1]));
-      cpu.set(Number(entry), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond() });
+      cpu.set(Number(entry), { name, start: fields[19], ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond() });
     } catch {
       // gone
     }
@@ -386,9 +387,9 @@ export function foreignCpu(since) {
   const snapshot = new Map([...cpu].filter(([pid]) => !ours(pid)));
   if (!since) return snapshot;
   const used = [];
-  for (const [pid, { name, ms }] of snapshot) {
+  for (const [pid, { name, start, ms }] of snapshot) {
     const before = since.get(pid);
-    const delta = before && before.name === name ? ms - before.ms : ms;
+    const delta = before && before.start === start ? ms - before.ms : ms;
     if (delta > 0) used.push({ pid, name, delta });
   }
   used.sort((a, b) => b.delta - a.delta);

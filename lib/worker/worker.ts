@@ -245,6 +245,7 @@ export class Worker {
       await Promise.allSettled(calls.map((running) => running.done));
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
+      this.client.close();
     })().finally(() => this.markStopped());
     return this.stopped;
   }
