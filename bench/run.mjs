@@ -26,6 +26,10 @@
  *                            default dir /tmp/skill-bench-prof), and print where their CPU goes per call in
  *                            the throughput phase (bench/profile-summary.mjs --groups)
  *          --keep            keep the temp folder (roots, databases, server logs)
+ *          --favordynmods    run with the cgroup2 mount's favordynmods option on (root only; the mount's
+ *                            own options are put back at the end), to see what the RCU grace period of
+ *                            each call's cgroup join costs (lib/server/executor/sandbox/cgroup-placement.ts
+ *                            cgroupJoinHint); results.md is not written by such a run
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
  *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
  *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300
@@ -90,7 +94,29 @@ const profileDir = cpuProf ? (cpuProf === true ? "/tmp/skill-bench-prof" : path.
 const keep = option("keep") !== null;
 const sizesChanged = Object.keys(process.env).filter((name) => name.startsWith("BENCH_"));
 // Only a run of every phase at the default sizes, unprofiled, replaces bench/results.md.
-const fullRun = selected.length === ALL.length && !cpuProf && sizesChanged.length === 0;
+const favorDynmods = option("favordynmods") !== null;
+const fullRun = selected.length === ALL.length && !cpuProf && sizesChanged.length === 0 && !favorDynmods;
+/** Puts the cgroup2 mount's options back after a --favordynmods run (null: nothing to put back). */
+let restoreCgroup2 = null;
+
+/**
+ * Turns favordynmods on for the cgroup2 mount (--favordynmods) and sets restoreCgroup2. Exits with 2
+ * when the bench is not root or there is no cgroup2 mount.
+ */
+function enableFavorDynmods() {
+  const line = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((entry) => / - cgroup2 /.test(entry));
+  if (!line || process.getuid?.() !== 0) {
+    console.error("bench: --favordynmods needs root and a cgroup2 mount");
+    process.exit(2);
+  }
+  const mountPoint = line.split(" ")[4];
+  const own = (line.split(" - ")[1]?.split(" ")[2] ?? "").split(",").filter((name) => name !== "rw" && name !== "ro");
+  if (own.includes("favordynmods")) return;
+  execFileSync("mount", ["-o", "remount,favordynmods", mountPoint]);
+  // "ignore": exactly these options, not merged with the ones in force (which now hold favordynmods).
+  restoreCgroup2 = () => execFileSync("mount", ["--options-mode", "ignore", "-o", ["remount", ...own].join(","), mountPoint]);
+  console.log(`bench: favordynmods turned on for ${mountPoint} for this run`);
+}
 
 function machine() {
   const cpus = os.cpus();
@@ -106,6 +132,14 @@ function machine() {
       } catch {
         return "bwrap missing";
       }
+    })(),
+    cgroup2: (() => {
+      const line = fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n").find((entry) => / - cgroup2 /.test(entry));
+      if (!line) return "no cgroup2 mount";
+      const superOptions = line.split(" - ")[1]?.split(" ")[2] ?? "";
+      return superOptions.split(",").includes("favordynmods")
+        ? "cgroup2 mounted with favordynmods (a call's cgroup join does not wait for an RCU grace period)"
+        : "cgroup2 mounted without favordynmods (each call's cgroup join waits for an RCU grace period, several ms while another CPU is busy: see the worker's start-up note)";
     })(),
     date: new Date().toISOString(),
     load: os.loadavg().map((n) => n.toFixed(2)).join(" "),
@@ -138,6 +172,11 @@ async function cleanup() {
   }
   if (spawner) await spawner.close().catch(() => undefined);
   spawner = null;
+  if (restoreCgroup2) {
+    restoreCgroup2();
+    restoreCgroup2 = null;
+    console.log("bench: the cgroup2 mount's options are back as they were");
+  }
   if (tmp && !keep) fs.rmSync(tmp, { recursive: true, force: true });
   else if (tmp) console.log(`bench: kept ${tmp}`);
   tmp = null;
@@ -228,8 +267,9 @@ async function compareSandboxCommand(server, skill) {
 
 async function main() {
   const wallStart = performance.now();
+  if (favorDynmods) enableFavorDynmods();
   const info = machine();
-  console.log(`bench: ${info.nproc} CPUs (${info.cpu}), node ${info.node}, ${info.bwrap}; load ${info.load}; running ${selected.join(", ")}`);
+  console.log(`bench: ${info.nproc} CPUs (${info.cpu}), node ${info.node}, ${info.bwrap}; ${info.cgroup2}; load ${info.load}; running ${selected.join(", ")}`);
   if (os.loadavg()[0] >= 1) console.log(`bench: WARNING the 1-minute load is ${os.loadavg()[0].toFixed(2)}: other work skews every figure`);
   // The worker and the direct spawner read files relative to the install folder (./data, ./skills).
   process.chdir(projectRoot);
@@ -362,7 +402,7 @@ async function main() {
       "",
       `Run by \`npm run bench\` (bench/run.mjs) on ${info.date}.`,
       "",
-      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}.`,
+      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}; ${info.cgroup2}.`,
       "",
       "Ratios are console ÷ baseline, both measured in the same run; for times lower is better, for throughput higher is better.",
       "Call baselines run the worker's own sandboxed command (same modules, mounts, snapshot and cgroup limits; bench/lib/direct-spawn.ts) from a small process of the bench's own (bench/lib/direct-spawner-process.ts), whose CPU is read from /proc like the console's and the worker's.",
@@ -379,7 +419,7 @@ async function main() {
     fs.writeFileSync(path.join(benchDir, "results.md"), md);
     console.log("\nbench: wrote bench/results.md");
   } else {
-    console.log(`\nbench: bench/results.md not written (${[selected.length < ALL.length && "a subset of the phases", cpuProf && "profiled", sizesChanged.length > 0 && `sizes set: ${sizesChanged.join(", ")}`].filter(Boolean).join("; ")})`);
+    console.log(`\nbench: bench/results.md not written (${[selected.length < ALL.length && "a subset of the phases", cpuProf && "profiled", sizesChanged.length > 0 && `sizes set: ${sizesChanged.join(", ")}`, favorDynmods && "--favordynmods"].filter(Boolean).join("; ")})`);
   }
 }
 

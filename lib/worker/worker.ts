@@ -4,6 +4,7 @@ import type { LeaseResponse, WorkerSession } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
 import { sweepStaleCgroups } from "@/lib/server/executor/sandbox/call-cgroup";
 import { closeInheritableFds } from "@/lib/server/executor/sandbox/inherited-fds";
+import { cgroupJoinHintOfHost } from "@/lib/server/executor/sandbox/cgroup-placement";
 import { detectSandboxHost, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { pruneSnapshots } from "@/lib/server/skills/skill-snapshot";
 import { ConsoleClient, ConsoleRequestError } from "./console-client";
@@ -76,6 +77,8 @@ export class Worker {
     if (closed.length > 0) this.log(`worker: closed inherited file descriptors ${closed.join(", ")} so no skill inherits them`);
     this.host = await detectSandboxHost({ mode: config.sandbox.mode, uid: config.sandbox.uid, limits: { memoryMb: config.sandbox.memoryLimitMb, pids: config.sandbox.pidsLimit, cpu: config.sandbox.cpuLimit }, cgroupName: workerCgroupName(config.name), ...(this.bwrapCandidates ? { bwrapCandidates: this.bwrapCandidates } : {}) });
     if (this.host.warning) this.log(`worker: warning: ${this.host.warning}`);
+    const joinHint = this.host.mode === "bwrap" && this.host.cgroups.own.unified !== null ? cgroupJoinHintOfHost() : null;
+    if (joinHint) this.log(`worker: note: ${joinHint}`);
     const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
     if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);
     const snapshots = await prepareSnapshotStore(config.stateDir, this.host.mode === "bwrap" ? this.host.uid : null);

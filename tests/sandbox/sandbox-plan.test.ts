@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locateOwnCgroups } from "@/lib/server/executor/sandbox/cgroup-placement";
+import { cgroupJoinHint, locateOwnCgroups } from "@/lib/server/executor/sandbox/cgroup-placement";
 import type { HostRootLayout } from "@/lib/server/executor/sandbox/host-root-layout";
 import { planMountArgs, type MountPlanInput } from "@/lib/server/executor/sandbox/sandbox-mounts";
 
@@ -168,5 +168,16 @@ describe("locateOwnCgroups", () => {
     const mountInfo = "31 25 0:27 /docker/c1 /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n";
     expect(locateOwnCgroups("4:memory:/docker/c2\n", mountInfo).memory).toBeNull();
     expect(locateOwnCgroups("4:memory:/docker/c10\n", mountInfo).memory).toBeNull();
+  });
+});
+
+describe("cgroupJoinHint (a cgroup join waits for an RCU grace period without favordynmods)", () => {
+  it("names the cgroup2 mount and the option when it is missing, and says nothing when it is set or there is no cgroup2", () => {
+    expect(cgroupJoinHint(THIS_HOST_MOUNTINFO)).toBe(
+      "/sys/fs/cgroup/unified (cgroup2) is mounted without favordynmods, so each call waits for an RCU grace period (up to ~25 ms on a busy host) to join its cgroup; " +
+        "`mount -o remount,favordynmods /sys/fs/cgroup/unified` (or the kernel option cgroup_favordynmods=true) removes that wait",
+    );
+    expect(cgroupJoinHint(THIS_HOST_MOUNTINFO.replace("cgroup2 cgroup2 rw", "cgroup2 cgroup2 rw,favordynmods"))).toBeNull();
+    expect(cgroupJoinHint("35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n")).toBeNull();
   });
 });

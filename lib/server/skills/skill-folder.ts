@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { constants as fsConstants } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { type Stats } from "node:fs";
 import path from "node:path";
 
 /**
@@ -40,27 +39,51 @@ export interface SkillFolderContent {
 export class SkillFolderError extends Error {}
 
 /**
+ * Longest stretch, in ms, the walk runs synchronous file-system calls before it yields to the event
+ * loop. A small skill folder (the usual case: a manifest and a script or two) is read in one slice,
+ * without the dozen thread-pool round trips an asynchronous walk costs per call (~1.5 ms of waiting
+ * on every call's path, twice: on the console and on the worker); a large one never holds the event
+ * loop longer than about this, plus one system call.
+ */
+const SLICE_MS = 4;
+/** Largest read of one system call, in bytes: a large file is read in pieces, yielding between slices. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/** Yields to the event loop once the current slice of synchronous work has run SLICE_MS. */
+class Slices {
+  private started = performance.now();
+
+  async check(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
+/**
  * Reads a skill folder for its digest and, with `keepBytes`, for a snapshot of exactly the hashed bytes
  * (DESIGN.md "Workers and the sandbox": the worker runs the call from a private read-only snapshot of
  * the bytes it hashed; `keepBytes` may also choose files by relative path). Walks `folder` in lexical order without following links (a link is recorded by
  * its target text); each file is opened `O_NOFOLLOW | O_NONBLOCK` and checked on the open descriptor,
  * so a FIFO, device or link swapped in is refused instead of read or followed, and its bytes are hashed
  * from that descriptor. The folder itself must be a real folder at its own realpath, before and after
- * the walk (a folder or a parent swapped for a link is refused). Asynchronous: a large folder never
- * blocks the event loop. Throws
+ * the walk (a folder or a parent swapped for a link is refused). The system calls are synchronous, in
+ * slices of at most SLICE_MS (4 ms) between yields to the event loop: a small folder costs no
+ * thread-pool round trips, a large one never blocks the event loop for long. Throws
  * SkillFolderError naming the limit (`… holds more than 2000 entries (SKILL_FOLDER_MAX_FILES)`), the
  * special file, or the file system's error.
  */
 export async function readSkillFolder(folder: string, options: { keepBytes?: boolean | ((relative: string) => boolean); limits?: SkillFolderLimits } = {}): Promise<SkillFolderContent> {
   const limits = options.limits ?? DEFAULT_SKILL_FOLDER_LIMITS;
   const keep = typeof options.keepBytes === "function" ? options.keepBytes : () => options.keepBytes === true;
+  const slices = new Slices();
   const entries: SkillFolderEntry[] = [];
   let bytes = 0;
   const visit = async (dir: string, relative: string, depth: number): Promise<void> => {
     if (depth > limits.maxDepth) throw new SkillFolderError(`${folder} nests deeper than ${limits.maxDepth} levels: too deep to bind a call to`);
     let names: string[];
     try {
-      names = (await fs.readdir(dir)).sort();
+      names = fs.readdirSync(dir).sort();
     } catch (error) {
       throw new SkillFolderError(`${path.join(folder, relative)} cannot be listed: ${codeOf(error)}`);
     }
@@ -68,18 +91,28 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
       if (entries.length >= limits.maxEntries) {
         throw new SkillFolderError(`${folder} holds more than ${limits.maxEntries} entries (SKILL_FOLDER_MAX_FILES): too many to bind a call to`);
       }
+      await slices.check();
       const full = path.join(dir, name);
       const rel = relative === "" ? name : `${relative}/${name}`;
-      const stats = await fs.lstat(full).catch((error: unknown) => {
+      let stats: Stats;
+      try {
+        stats = fs.lstatSync(full);
+      } catch (error) {
         throw new SkillFolderError(`${rel} in ${folder} cannot be read: ${codeOf(error)}`);
-      });
+      }
       if (stats.isDirectory()) {
         entries.push({ path: rel, kind: "dir" });
         await visit(full, rel, depth + 1);
       } else if (stats.isSymbolicLink()) {
-        entries.push({ path: rel, kind: "link", target: await fs.readlink(full) });
+        let target: string;
+        try {
+          target = fs.readlinkSync(full);
+        } catch (error) {
+          throw new SkillFolderError(`${rel} in ${folder} cannot be read: ${codeOf(error)}`);
+        }
+        entries.push({ path: rel, kind: "link", target });
       } else if (stats.isFile()) {
-        const file = await readRegularFile(full, rel, folder, { maxBytes: limits.maxBytes, used: bytes }, keep(rel));
+        const file = await readRegularFile(full, rel, folder, { maxBytes: limits.maxBytes, used: bytes }, keep(rel), slices);
         bytes += file.size;
         entries.push(file);
       } else {
@@ -87,20 +120,20 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
       }
     }
   };
-  await assertRealFolder(folder);
+  assertRealFolder(folder);
   await visit(folder, "", 0);
   // Checked again after the walk: a folder swapped for a link while it was read is refused, not hashed.
-  await assertRealFolder(folder);
+  assertRealFolder(folder);
   return { entries, bytes };
 }
 
 /** Refuses a skill folder that is a link, or whose path no longer resolves to itself (a parent swapped for a link). */
-async function assertRealFolder(folder: string): Promise<void> {
+function assertRealFolder(folder: string): void {
   let stats;
   let real: string;
   try {
-    stats = await fs.lstat(folder);
-    real = await fs.realpath(folder);
+    stats = fs.lstatSync(folder);
+    real = fs.realpathSync.native(folder);
   } catch (error) {
     throw new SkillFolderError(`the skill folder ${folder} cannot be read: ${codeOf(error)}`);
   }
@@ -108,33 +141,49 @@ async function assertRealFolder(folder: string): Promise<void> {
   if (real !== folder) throw new SkillFolderError(`the skill folder ${folder} now resolves to ${real}: a folder on its path was replaced by a link`);
 }
 
-/** Reads one regular file through one descriptor: checks it is still regular, hashes (and keeps) its bytes. */
-async function readRegularFile(full: string, rel: string, folder: string, budget: { maxBytes: number; used: number }, keepBytes: boolean): Promise<Extract<SkillFolderEntry, { kind: "file" }>> {
+/**
+ * Reads one regular file through one descriptor: checks it is still regular, hashes (and keeps) its
+ * bytes, in READ_CHUNK_BYTES pieces with a yield whenever the slice is used up.
+ */
+async function readRegularFile(
+  full: string,
+  rel: string,
+  folder: string,
+  budget: { maxBytes: number; used: number },
+  keepBytes: boolean,
+  slices: Slices,
+): Promise<Extract<SkillFolderEntry, { kind: "file" }>> {
   const tooMuch = () => new SkillFolderError(`${folder} holds more than ${budget.maxBytes} bytes of files (SKILL_FOLDER_MAX_BYTES): too much to bind a call to`);
-  let handle: fs.FileHandle;
+  let fd: number;
   try {
-    handle = await fs.open(full, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (error) {
     throw new SkillFolderError(`${rel} in ${folder} cannot be opened: ${codeOf(error)}`);
   }
   try {
-    const stats = await handle.stat();
+    const stats = fs.fstatSync(fd);
     if (!stats.isFile()) throw new SkillFolderError(`${rel} in ${folder} is no longer a regular file`);
     if (budget.used + stats.size > budget.maxBytes) throw tooMuch();
     // Exactly the size seen on the descriptor: a file growing while it is read is refused, never read on.
     const content = Buffer.alloc(stats.size);
+    const hash = createHash("sha256");
     let filled = 0;
     while (filled < content.length) {
-      const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
+      const bytesRead = fs.readSync(fd, content, filled, Math.min(READ_CHUNK_BYTES, content.length - filled), filled);
       if (bytesRead === 0) throw new SkillFolderError(`${rel} in ${folder} shrank while it was read`);
+      hash.update(content.subarray(filled, filled + bytesRead));
       filled += bytesRead;
+      if (filled < content.length) await slices.check();
     }
-    if ((await handle.read(Buffer.alloc(1), 0, 1, filled)).bytesRead !== 0) throw new SkillFolderError(`${rel} in ${folder} grew while it was read`);
-    const sha256 = createHash("sha256").update(content).digest("hex");
+    if (fs.readSync(fd, Buffer.alloc(1), 0, 1, filled) !== 0) throw new SkillFolderError(`${rel} in ${folder} grew while it was read`);
+    const sha256 = hash.digest("hex");
     const executable = (stats.mode & 0o111) !== 0;
     return { path: rel, kind: "file", executable, size: content.length, sha256, ...(keepBytes ? { bytes: content } : {}) };
+  } catch (error) {
+    if (error instanceof SkillFolderError) throw error;
+    throw new SkillFolderError(`${rel} in ${folder} cannot be read: ${codeOf(error)}`);
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }
 

@@ -194,7 +194,7 @@ function makeLeaf(dir: string): string {
 function realPathOrNull(file: string | null): string | null {
   if (file === null) return null;
   try {
-    return file.startsWith("/proc/") ? readlinkSync(file) : realpathSync(file);
+    return file.startsWith("/proc/") ? readlinkSync(file) : realpathSync.native(file);
   } catch {
     return null;
   }

@@ -62,6 +62,34 @@ export function readOwnCgroups(): OwnCgroups {
   }
 }
 
+/**
+ * A tuning hint for a host whose cgroup2 mount lacks `favordynmods` (a mount option since Linux 6.0, a boot option since 6.7), or null. Moving a
+ * process into a cgroup — every sandboxed call's spawn does, to join its per-call cgroup — takes the
+ * kernel's cgroup_threadgroup_rwsem for writing, which without favordynmods waits for an RCU grace
+ * period first: ~0.2 ms on an idle machine, but 5–25 ms (a few scheduler ticks) while another CPU runs
+ * the console or worker, measured on this project's bench (bench/results.md). Takes the text of
+ * /proc/self/mountinfo; returns the sentence the worker logs at start (null when there is no cgroup2
+ * mount or it has the option). The console never changes the host's mounts itself. Pure; never throws.
+ */
+export function cgroupJoinHint(mountInfo: string): string | null {
+  const unified = parseCgroupMounts(mountInfo).find((mount) => mount.version === 2);
+  if (unified === undefined || unified.options.includes("favordynmods")) return null;
+  return (
+    `${unified.mountPoint} (cgroup2) is mounted without favordynmods, so each call waits for an RCU grace period ` +
+    `(up to ~25 ms on a busy host) to join its cgroup; \`mount -o remount,favordynmods ${unified.mountPoint}\` ` +
+    "(or the kernel option cgroup_favordynmods=true) removes that wait"
+  );
+}
+
+/** cgroupJoinHint for this host's /proc/self/mountinfo; null when it cannot be read. */
+export function cgroupJoinHintOfHost(): string | null {
+  try {
+    return cgroupJoinHint(readFileSync("/proc/self/mountinfo", "utf8"));
+  } catch {
+    return null;
+  }
+}
+
 /** `hierarchy:controllers:path` lines: v2 is `0::/path`; v1 controllers may be co-mounted (`cpu,cpuacct`). */
 function parseMemberships(text: string): { v2: string | null; v1: Map<string, string> } {
   let v2: string | null = null;

@@ -32,7 +32,7 @@ export function readHostRootLayout(): HostRootLayout {
 
 function describeEntry(entry: string): SystemEntry | null {
   try {
-    const real = realpathSync(entry);
+    const real = realpathSync.native(entry);
     if (!statSync(real).isDirectory()) return null;
     if (lstatSync(entry).isSymbolicLink() && isPathWithin(real, "/usr")) return { path: entry, symlink: readlinkSync(entry) };
     return { path: entry, folder: real };
@@ -44,7 +44,7 @@ function describeEntry(entry: string): SystemEntry | null {
 function resolvConfTarget(): string | null {
   try {
     if (!lstatSync("/etc/resolv.conf").isSymbolicLink()) return null;
-    const real = realpathSync("/etc/resolv.conf");
+    const real = realpathSync.native("/etc/resolv.conf");
     return isPathWithin(real, "/etc") ? null : real;
   } catch {
     return null;

@@ -175,7 +175,7 @@ function resolveDeclared(list: "read" | "write" | "devices", paths: readonly str
 
 function realPathOrNull(entry: string): string | null {
   try {
-    return realpathSync(entry);
+    return realpathSync.native(entry);
   } catch {
     return null;
   }
