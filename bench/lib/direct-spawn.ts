@@ -23,7 +23,7 @@ import { detectSandboxHost, type SandboxHost } from "@/lib/server/executor/sandb
 import { planCall, type CallPlan } from "@/lib/server/skills/call-plan";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
 import type { RegisteredSkill } from "@/lib/server/skills/registered-skill";
-import { sandboxHiddenPaths } from "@/lib/server/skills/sandbox-allowance";
+import { sandboxAllowedRoots, sandboxHiddenPaths } from "@/lib/server/skills/sandbox-allowance";
 import { materializeSnapshot, type SkillSnapshot } from "@/lib/server/skills/skill-snapshot";
 import { describeCallSandbox, SANDBOX_HOME } from "@/lib/worker/run-assignment";
 import { scanCatalog } from "@/lib/worker/skill-catalog";
@@ -127,6 +127,7 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
   });
   let counter = 0;
   const sandbox = describeCallSandbox(host);
+  const allowedRootsOf = (skill: RegisteredSkill) => sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
 
   return {
     description: `${host.mode}${host.dropsPrivileges ? ` (setpriv to uid ${host.uid})` : ""}, ${sandbox.limits.join(", ")}, kill by ${host.kill}${host.warning ? `; warning: ${host.warning}` : ""}`,
@@ -149,6 +150,7 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
           declaration: skill.sandbox,
           hiddenPaths,
           home: SANDBOX_HOME,
+          allowedRoots: allowedRootsOf(skill),
         });
         const wrapped = cgroup.wrapCommand({ command: built.command, args: built.args });
         const child = startProcess(
@@ -156,6 +158,7 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
           { onStderrLine: (line) => onStderrLine?.(line) },
         );
         for (const bind of binds) closeSync(bind.fd);
+        for (const fd of built.openedFds) closeSync(fd);
         const outcome = await child.done;
         const limitHit = await cgroup.limitHit();
         if (limitHit) outcome.error = limitHit;
@@ -190,7 +193,9 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
         declaration: skill.sandbox,
         hiddenPaths,
         home: SANDBOX_HOME,
+        allowedRoots: allowedRootsOf(skill),
       });
+      for (const fd of built.openedFds) closeSync(fd);
       return host.dropsPrivileges ? built.args.slice(built.args.indexOf("--") + 1) : [built.command, ...built.args];
     },
 

@@ -13,6 +13,7 @@ import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-pla
 import { childEnvironment } from "@/lib/server/skills/child-environment";
 import { digestMismatchReason } from "@/lib/server/skills/skill-digest";
 import type { RegisteredSkill } from "@/lib/server/skills/registered-skill";
+import { sandboxAllowedRoots } from "@/lib/server/skills/sandbox-allowance";
 import { materializeSnapshot, type SkillSnapshot } from "@/lib/server/skills/skill-snapshot";
 import type { ConsoleClient } from "./console-client";
 import { forgetRunningRecord, writeRunningRecord } from "./running-records";
@@ -126,7 +127,8 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
   timeline.reportSandbox(sandbox);
   let command: ReturnType<typeof commandFor>;
   try {
-    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths);
+    const allowedRoots = sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
+    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots);
   } catch (error) {
     await cgroup.remove().catch(() => undefined);
     return refuse("failed", `the sandbox of ${skill.name} could not be set up on worker ${config.name}: ${(error as Error).message}`);
@@ -179,10 +181,10 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     // Set by stopCall while the process ran (TypeScript narrowed it to null above).
     const stop = running.stopReason as RunningCall["stopReason"];
     if (read.status === "cancelled" && stop?.status === "interrupted") verdict = { ...read, status: "interrupted", error: stop.message };
-    // A process of the call killed for memory fails the call even if the skill carried on (its result
-    // may be missing what that process was doing); other limits show in the error of a call that failed.
-    const oomKilled = limitHit?.includes("memory limit") === true;
-    if (limitHit && (verdict.status !== "succeeded" || oomKilled)) {
+    // A limit the call ran into fails it even if its entry carried on and exited 0: a process killed
+    // for memory, a fork refused at the pids limit (a fork bomb) — its result may be missing what that
+    // process was to do, and an operator must see the limit, not a success.
+    if (limitHit) {
       const status = verdict.status === "cancelled" || verdict.status === "interrupted" ? verdict.status : "failed";
       verdict = { ...verdict, status, result: status === "failed" && verdict.status === "succeeded" ? null : verdict.result, error: verdict.error ? `${limitHit} (${verdict.error})` : limitHit };
     }
@@ -213,23 +215,30 @@ function commandFor(
   snapshot: SkillSnapshot,
   skill: RegisteredSkill,
   hiddenPaths: readonly string[],
+  allowedRoots: readonly string[] | null,
 ): { command: string; args: string[]; cwd: string; env: Record<string, string>; extraFds: number[]; bindFds: number[] } {
   if (host.mode === "bwrap") {
     // Bound by descriptor: what the sandbox sees is the snapshot opened here, whatever happens to paths.
     const binds = [{ fd: openBindFd(snapshot.folder), target: plan.folder }];
-    if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
-    const built = buildSandboxedCommand(host, {
-      command: plan.command,
-      args: plan.args,
-      cwd: plan.folder,
-      env: childEnvironment(skill, { home: SANDBOX_HOME }),
-      binds,
-      declaration: skill.sandbox,
-      hiddenPaths: [...hiddenPaths],
-      home: SANDBOX_HOME,
-    });
-    // bwrap's own working folder does not matter: it changes into the skill's folder inside.
-    return { ...built, cwd: "/", bindFds: binds.map((bind) => bind.fd) };
+    try {
+      if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
+      const built = buildSandboxedCommand(host, {
+        command: plan.command,
+        args: plan.args,
+        cwd: plan.folder,
+        env: childEnvironment(skill, { home: SANDBOX_HOME }),
+        binds,
+        declaration: skill.sandbox,
+        hiddenPaths: [...hiddenPaths],
+        home: SANDBOX_HOME,
+        allowedRoots,
+      });
+      // bwrap's own working folder does not matter: it changes into the skill's folder inside.
+      return { ...built, cwd: "/", bindFds: [...binds.map((bind) => bind.fd), ...built.openedFds] };
+    } catch (error) {
+      for (const bind of binds) closeSync(bind.fd);
+      throw error;
+    }
   }
   // Unsandboxed (SKILL_SANDBOX=none): the same program, with every path into the skill's folder
   // pointed at the snapshot instead, so the live folder is never what runs.

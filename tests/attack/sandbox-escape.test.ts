@@ -94,6 +94,8 @@ grep -q hang && sleep 60
 echo '{"spawned": 3}'`,
   );
   writeSkill(testConsole.root, "bomb", { name: "bomb", timeout_seconds: 3 }, "b() { b | b & }; b; sleep 5; echo '{}'");
+  // The entry itself exits 0 with a result once its bomb hit the limit: the call must still fail.
+  writeSkill(testConsole.root, "bomb_ok", { name: "bomb_ok", timeout_seconds: 10 }, "(b() { b | b & }; b) 2>/dev/null; sleep 1; echo '{}'; exit 0");
   writeSkill(testConsole.root, "hog", { name: "hog", timeout_seconds: 20 }, `/usr/bin/python3 -c 'b = b"x" * (4 * 1024 ** 3); print(len(b))' >&2; echo '{}'`);
 });
 
@@ -171,6 +173,13 @@ describe("a hostile safe skill under the default read-only persona, sandboxed", 
     expect(call.error).toMatch(/^pids limit 64 reached/);
     const { call: next } = (await (await requestCall("victim", { args: {} })).json()) as { call: Call };
     expect(next.status).toBe("succeeded");
+  });
+
+  it("fails a call whose fork bomb hit the pids limit even when its entry exits 0 with a result", async () => {
+    const { call } = (await (await requestCall("bomb_ok", { args: {} })).json()) as { call: Call };
+    expect(call.status).toBe("failed");
+    expect(call.result).toBeNull();
+    expect(call.error).toBe("pids limit 64 reached");
   });
 
   it("stops a 4 GiB allocation at the memory limit, naming it", async () => {

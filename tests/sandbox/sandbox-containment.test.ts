@@ -123,7 +123,7 @@ describe("sandbox containment: what the cgroup is for", () => {
 
   it("refuses host_pids on a host that has no cgroup to kill with", () => {
     const fixture = makeConsoleFixture(dirs);
-    const request = { command: "/bin/true", args: [], cwd: "/", env: {}, binds: [], declaration: declare({ hostPids: true }), hiddenPaths: [fixture.console], home: HOME };
+    const request = { command: "/bin/true", args: [], cwd: "/", env: {}, binds: [], declaration: declare({ hostPids: true }), hiddenPaths: [fixture.console], home: HOME, allowedRoots: null };
     expect(() => buildSandboxedCommand({ ...host, kill: "pid-namespace" }, request)).toThrow(
       "sandbox.host_pids needs a cgroup to contain the call's processes, and this worker has none (kill: pid-namespace)",
     );

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, readdirSync, renameSync, statSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildSandboxedCommand, releaseCgroupRun, type SandboxHost } from "@/lib/server/executor/sandbox";
@@ -167,12 +167,81 @@ check writeRoot touch /planted-${path.basename(fixture.console)}`,
       declaration: declare({ read }),
       hiddenPaths: [fixture.console],
       home: HOME,
+      allowedRoots: null,
     });
     expect(() => buildSandboxedCommand(host, request([path.join(outside, "innocent")]))).toThrow(
       `sandbox.read ${JSON.stringify(path.join(outside, "innocent"))} is inside ${JSON.stringify(fixture.console)}, which the sandbox always hides (it resolves to ${JSON.stringify(path.join(fixture.console, "data"))})`,
     );
     expect(() => buildSandboxedCommand(host, request([path.join(fixture.console, "skills")]))).toThrow("which the sandbox always hides");
     expect(() => buildSandboxedCommand(host, request([path.join(outside, "missing")]))).toThrow(`sandbox.read ${JSON.stringify(path.join(outside, "missing"))} does not exist on this host`);
+  });
+});
+
+describe("sandbox filesystem: SKILL_SANDBOX_ALLOW_PATHS on real paths (a symlink cannot widen it)", () => {
+  const request = (declaration: ReturnType<typeof declare>, allowedRoots: string[], hidden: string[]) => ({
+    command: "/bin/true",
+    args: [],
+    cwd: "/",
+    env: {},
+    binds: [],
+    declaration,
+    hiddenPaths: hidden,
+    home: HOME,
+    allowedRoots,
+  });
+
+  it("refuses a declared read or write path that is a symlink under an allowed root to outside it", () => {
+    const fixture = makeConsoleFixture(dirs);
+    const allowed = makeTempDir(dirs);
+    const elsewhere = makeTempDir(dirs);
+    symlinkSync("/", path.join(allowed, "rootlink"));
+    symlinkSync(elsewhere, path.join(allowed, "out"));
+    expect(() => buildSandboxedCommand(host, request(declare({ read: [path.join(allowed, "rootlink")] }), [allowed], [fixture.console]))).toThrow(
+      `sandbox.read ${JSON.stringify(path.join(allowed, "rootlink"))} lies outside SKILL_SANDBOX_ALLOW_PATHS (it resolves to "/"): a symlink cannot widen what the operator allowed`,
+    );
+    expect(() => buildSandboxedCommand(host, request(declare({ write: [path.join(allowed, "out")] }), [allowed], [fixture.console]))).toThrow(
+      `sandbox.write ${JSON.stringify(path.join(allowed, "out"))} lies outside SKILL_SANDBOX_ALLOW_PATHS (it resolves to ${JSON.stringify(elsewhere)}): a symlink cannot widen what the operator allowed`,
+    );
+    // No allowed root at all (the allow-list unset, not a bundled skill): nothing may be declared.
+    expect(() => buildSandboxedCommand(host, request(declare({ read: [allowed] }), [], [fixture.console]))).toThrow("lies outside SKILL_SANDBOX_ALLOW_PATHS");
+    // A real folder inside the allowed root is fine, and is bound by descriptor.
+    mkdirSync(path.join(allowed, "real"));
+    const built = buildSandboxedCommand(host, request(declare({ read: [path.join(allowed, "real")] }), [allowed], [fixture.console]));
+    expect(built.openedFds).toHaveLength(1);
+    expect(built.args.join(" ")).toContain(`--ro-bind-fd 3 ${path.join(allowed, "real")}`);
+    for (const fd of built.openedFds) closeSync(fd);
+  });
+
+  it("binds the folder that was checked even when its path is swapped for a symlink to a secret before the spawn", async () => {
+    const fixture = makeConsoleFixture(dirs);
+    const allowed = makeTempDir(dirs);
+    const secret = makeTempDir(dirs);
+    chmodSync(secret, 0o755);
+    writeFile(path.join(secret, "secret.txt"), "the secret\n");
+    const shared = path.join(allowed, "shared");
+    mkdirSync(shared);
+    writeFile(path.join(shared, "public.txt"), "public\n");
+    const marker = uniqueMarker();
+    const run = await runSandboxed({
+      host,
+      request: {
+        command: "/bin/sh",
+        args: ["-c", `ls ${shared}; echo ${marker}`],
+        cwd: fixture.skill,
+        env: { PATH: "/usr/bin:/bin" },
+        binds: [{ path: fixture.skill, target: fixture.skill }],
+        declaration: declare({ read: [shared] }),
+        hiddenPaths: [fixture.console],
+        home: HOME,
+        allowedRoots: [allowed],
+      },
+      beforeSpawn: () => {
+        renameSync(shared, `${shared}.moved`);
+        symlinkSync(secret, shared);
+      },
+    });
+    expect(run.outcome).toMatchObject({ end: "exited", exitCode: 0 });
+    expect(stdoutLines(run)).toEqual(["public.txt", marker]);
   });
 });
 

@@ -93,7 +93,8 @@ export interface SandboxRun {
 /** How runSandboxed runs one call; everything but `host` and `request` has a test default. */
 export interface SandboxRunOptions {
   host: SandboxHost;
-  request: Omit<SandboxRequest, "binds"> & { binds?: Array<{ path: string; target: string }> };
+  /** `allowedRoots` left out: null (no allow-list cap, as for a bundled skill). */
+  request: Omit<SandboxRequest, "binds" | "allowedRoots"> & { binds?: Array<{ path: string; target: string }>; allowedRoots?: readonly string[] | null };
   limits?: SandboxLimits;
   timeoutMs?: number;
   killGraceMs?: number;
@@ -103,6 +104,8 @@ export interface SandboxRunOptions {
   /** A command-line marker to look for on the host when the run has ended (see SandboxRun.leftAfterRun). */
   watch?: string;
   stdin?: string;
+  /** Runs after the command is built and before it is spawned: where a path swap races the check. */
+  beforeSpawn?: () => void;
 }
 
 let callCounter = 0;
@@ -117,7 +120,8 @@ export async function runSandboxed(options: SandboxRunOptions): Promise<SandboxR
   const cgroup = await CallCgroup.create(options.host, `call-${process.pid}-${++callCounter}`, limits);
   const fds = (options.request.binds ?? []).map((bind) => ({ fd: openBindFd(bind.path), target: bind.target }));
   try {
-    const built = buildSandboxedCommand(options.host, { ...options.request, binds: fds });
+    const built = buildSandboxedCommand(options.host, { allowedRoots: null, ...options.request, binds: fds });
+    options.beforeSpawn?.();
     const wrapped = cgroup.wrapCommand(built);
     const lines: string[] = [];
     const spec: ProcessSpec = {
@@ -142,6 +146,7 @@ export async function runSandboxed(options: SandboxRunOptions): Promise<SandboxR
       },
     });
     for (const { fd } of fds.splice(0)) closeSync(fd);
+    for (const fd of built.openedFds) closeSync(fd);
     const outcome = await running.done;
     const leftAfterRun = options.watch === undefined ? [] : await processesWith(options.watch);
     return { outcome, lines, limitHit: await cgroup.limitHit(), running, leftAfterRun };

@@ -47,7 +47,7 @@ function expectedHost(requested: SandboxMode): Omit<SandboxHost, "cgroups"> {
   };
 }
 
-const request = { command: "/bin/true", args: [], cwd: "/", env: {}, binds: [], declaration: declare(), hiddenPaths: [], home: HOME };
+const request = { command: "/bin/true", args: [], cwd: "/", env: {}, binds: [], declaration: declare(), hiddenPaths: [], home: HOME, allowedRoots: null };
 
 describe("detectSandboxHost", () => {
   it.each(["auto", "bwrap"] as const)("%s on this machine: bwrap as uid 65534, v1 memory and pids limits, kill by cgroup.kill", async (mode) => {
@@ -85,7 +85,7 @@ describe("detectSandboxHost", () => {
       kill: "cgroup-v2",
     });
     expect(sandboxUnusableReason(host)).toBeNull();
-    expect(buildSandboxedCommand(host, { ...request, env: { A: "1" } })).toEqual({ command: "/bin/true", args: [], env: { A: "1" }, extraFds: [] });
+    expect(buildSandboxedCommand(host, { ...request, env: { A: "1" } })).toEqual({ command: "/bin/true", args: [], env: { A: "1" }, extraFds: [], openedFds: [] });
   });
 
   it("bwrap with bwrap missing: stays bwrap, unusable, and every call fails naming the Debian package", async () => {

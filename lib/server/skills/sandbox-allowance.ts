@@ -55,11 +55,22 @@ function folderOf(skill: RegisteredSkill): string {
  * first reason). Pure.
  */
 export function withSandboxAllowance(skill: RegisteredSkill, allowance: SandboxAllowance): RegisteredSkill {
-  const bundled = allowance.paths === null && isWithin(allowance.bundledDir, folderOf(skill));
   const declared = [...skill.sandbox.read, ...skill.sandbox.write, ...skill.sandbox.devices];
-  const reason = declarationOutsideAllowance(skill.sandbox, bundled ? declared : (allowance.paths ?? []), allowance.hidden);
+  const reason = declarationOutsideAllowance(skill.sandbox, sandboxAllowedRoots(skill, allowance) ?? declared, allowance.hidden);
   if (reason === null || !skill.available) return skill;
   return { ...skill, available: false, unavailableReason: reason };
+}
+
+/**
+ * The roots a skill's declared sandbox paths must lie within: SKILL_SANDBOX_ALLOW_PATHS (none when it
+ * is unset), or null for a skill bundled in the console's own `skills/` folder while it is unset (its
+ * declaration is not capped; see withSandboxAllowance). The console checks declared paths against
+ * them as text; the worker checks each declared path's real path against their real paths just before
+ * spawn (buildSandboxedCommand `allowedRoots`), so a symlink under an allowed root cannot widen them.
+ */
+export function sandboxAllowedRoots(skill: RegisteredSkill, allowance: Pick<SandboxAllowance, "paths" | "bundledDir">): readonly string[] | null {
+  if (allowance.paths === null && isWithin(allowance.bundledDir, folderOf(skill))) return null;
+  return allowance.paths ?? [];
 }
 
 function isWithin(root: string, candidate: string): boolean {

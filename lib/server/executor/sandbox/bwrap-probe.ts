@@ -49,6 +49,8 @@ export async function probeSandbox(host: SandboxHost): Promise<string | null> {
       declaration: { ...DEFAULT_SANDBOX_DECLARATION, read: [], write: [], devices: [] },
       hiddenPaths: [],
       home: "/home/skill",
+      // It declares nothing, so nothing is opened (openedFds is empty).
+      allowedRoots: [],
     });
     const lines: string[] = [];
     const outcome = await startProcess(

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readlinkSync, realpathSync } from "node:fs";
 import { declarationRefusal, type SandboxHost } from "./host-capabilities";
 import { readHostRootLayout } from "./host-root-layout";
 import { findInheritableFds } from "./inherited-fds";
@@ -19,14 +19,30 @@ export interface SandboxRequest {
   hiddenPaths: string[];
   /** e.g. /home/skill: a private writable tmpfs, also set as HOME when env has HOME. */
   home: string;
+  /**
+   * The roots every declared path must lie within by its REAL path (SKILL_SANDBOX_ALLOW_PATHS, as
+   * sandboxAllowedRoots gives them), or null where the allowance does not cap the declaration (a
+   * bundled skill with the allow-list unset). The console checks the declared text against the same
+   * roots; this check is the one a symlink cannot get past.
+   */
+  allowedRoots: readonly string[] | null;
 }
 
-/** What to hand to startProcess: `extraFds` become fd 3, 4, … in the order of `request.binds`. */
+/**
+ * What to hand to startProcess: `extraFds` become fd 3, 4, … — first the descriptors of
+ * `request.binds`, then `openedFds`.
+ */
 export interface SandboxedCommand {
   command: string;
   args: string[];
   env: Record<string, string>;
   extraFds: number[];
+  /**
+   * Descriptors this call opened (O_PATH, one per declared read and write path, bound by descriptor so
+   * a path swapped after the check cannot change what is bound): the caller closes them once the
+   * process has started, or when it does not start it.
+   */
+  openedFds: number[];
 }
 
 /**
@@ -35,15 +51,17 @@ export interface SandboxedCommand {
  * Mode "bwrap": setpriv (a root worker drops to host.uid/gid, no groups, no_new_privs, empty
  * bounding set) then bwrap with new user (nested ones disabled), PID (not with hostPids), IPC, UTS and
  * cgroup namespaces, a new network namespace only when `network` is false (only `lo`), a new session,
- * --die-with-parent, all capabilities dropped; the mounts of planMountArgs; --chdir cwd; --clearenv
+ * --die-with-parent, all capabilities dropped; the mounts of planMountArgs (declared read and write
+ * paths bound by descriptor: each opened at its real path, checked within `allowedRoots` and outside
+ * the hidden paths on the descriptor itself); --chdir cwd; --clearenv
  * and one --setenv per env entry (HOME, when present, becomes `home`). setpriv and bwrap get an EMPTY
  * environment: bwrap's PID 1 keeps it, and the sandbox can read /proc/1/environ.
  * Mode "none": the command as it is, env as given, no descriptors (host paths; nothing is enforced).
  *
  * Throws Error when the call may not run: the host is unusable or refuses the declaration
  * (declarationRefusal); a declared path does not exist, resolves into /proc, to a device outside
- * /dev/, or to (or below) a hidden path — checked on real paths, a symlink cannot smuggle a hidden
- * folder in; a path of the request is not absolute and normalised; an env entry cannot be passed; this
+ * /dev/, outside every root of `allowedRoots`, or to (or below) a hidden path — checked on real paths,
+ * a symlink cannot smuggle a hidden folder in nor widen the allowance; a path of the request is not absolute and normalised; an env entry cannot be passed; this
  * process holds a descriptor without close-on-exec that the sandbox would inherit (see closeInheritableFds).
  */
 export function buildSandboxedCommand(host: SandboxHost, request: SandboxRequest): SandboxedCommand {
@@ -67,22 +85,33 @@ export function inheritableFdsProblem(fds: readonly number[]): string {
 export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequest): SandboxedCommand {
   const refusal = declarationRefusal(host, request.declaration);
   if (refusal !== null) throw new Error(refusal);
-  if (host.mode === "none") return { command: request.command, args: [...request.args], env: { ...request.env }, extraFds: [] };
+  if (host.mode === "none") return { command: request.command, args: [...request.args], env: { ...request.env }, extraFds: [], openedFds: [] };
   const bwrap = host.bwrapPath;
   if (bwrap === null) throw new Error("the sandbox has no bwrap to run");
   checkRequestPaths(request);
   const hidden = realHiddenPaths(request.hiddenPaths);
+  const allowed = request.allowedRoots === null ? null : realAllowedRoots(request.allowedRoots);
   const { declaration } = request;
-  const { args: mountArgs } = planMountArgs({
-    layout: readHostRootLayout(),
-    read: resolveDeclared("read", declaration.read, hidden),
-    write: resolveDeclared("write", declaration.write, hidden),
-    devices: resolveDeclared("devices", declaration.devices, hidden),
-    hidden: hidden.map((entry) => entry.real),
-    home: request.home,
-    hostPids: declaration.hostPids,
-    snapshot: request.binds.map((bind, index) => ({ fd: 3 + index, target: bind.target })),
-  });
+  const opened: number[] = [];
+  // Declared descriptors follow the snapshot's: fd 3 + binds.length + k inside bwrap.
+  const nextFd = () => 3 + request.binds.length + opened.length;
+  let mountArgs: string[];
+  try {
+    const context = { hidden, allowed, opened, nextFd };
+    mountArgs = planMountArgs({
+      layout: readHostRootLayout(),
+      read: resolveDeclared("read", declaration.read, context),
+      write: resolveDeclared("write", declaration.write, context),
+      devices: resolveDeclared("devices", declaration.devices, context),
+      hidden: hidden.map((entry) => entry.real),
+      home: request.home,
+      hostPids: declaration.hostPids,
+      snapshot: request.binds.map((bind, index) => ({ fd: 3 + index, target: bind.target })),
+    }).args;
+  } catch (error) {
+    for (const fd of opened) closeSync(fd);
+    throw error;
+  }
   const bwrapArgs = [
     ...namespaceArgs(declaration),
     ...mountArgs,
@@ -94,12 +123,15 @@ export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequ
     request.command,
     ...request.args,
   ];
-  const extraFds = request.binds.map((bind) => bind.fd);
-  if (!host.dropsPrivileges) return { command: bwrap, args: bwrapArgs, env: {}, extraFds };
+  const extraFds = [...request.binds.map((bind) => bind.fd), ...opened];
+  if (!host.dropsPrivileges) return { command: bwrap, args: bwrapArgs, env: {}, extraFds, openedFds: opened };
   const setpriv = host.tools.setpriv;
-  if (setpriv === null) throw new Error("setpriv (util-linux) is missing, so the sandbox cannot drop privileges");
+  if (setpriv === null) {
+    for (const fd of opened) closeSync(fd);
+    throw new Error("setpriv (util-linux) is missing, so the sandbox cannot drop privileges");
+  }
   const drop = [`--reuid=${host.uid}`, `--regid=${host.gid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all"];
-  return { command: setpriv, args: [...drop, "--", bwrap, ...bwrapArgs], env: {}, extraFds };
+  return { command: setpriv, args: [...drop, "--", bwrap, ...bwrapArgs], env: {}, extraFds, openedFds: opened };
 }
 
 function namespaceArgs(declaration: SandboxDeclaration): string[] {
@@ -156,21 +188,70 @@ function realHiddenPaths(paths: readonly string[]): Array<{ path: string; real: 
   return entries;
 }
 
-function resolveDeclared(list: "read" | "write" | "devices", paths: readonly string[], hidden: ReadonlyArray<{ path: string; real: string }>): ResolvedBind[] {
+/** The real paths of the allowed roots that exist (a root that does not exist allows nothing). */
+function realAllowedRoots(roots: readonly string[]): string[] {
+  return roots.map(realPathOrNull).filter((real): real is string => real !== null);
+}
+
+/** O_PATH on Linux (x86, arm, riscv): Node does not export it. */
+const O_PATH = 0o10000000;
+
+interface DeclaredContext {
+  hidden: ReadonlyArray<{ path: string; real: string }>;
+  allowed: readonly string[] | null;
+  /** Descriptors opened so far (closed by the caller on any error). */
+  opened: number[];
+  /** The number the next opened descriptor has inside bwrap. */
+  nextFd: () => number;
+}
+
+/**
+ * Resolves declared paths to what bwrap binds. Read and write paths are opened O_PATH at their real
+ * path and checked again on what the descriptor names (/proc/self/fd): a component swapped for a
+ * symlink between the realpath and the open shows there, and what bwrap binds is the opened object
+ * whatever happens to the path afterwards. Devices stay binds by path (bwrap has no device bind by
+ * descriptor); /dev is the kernel's.
+ */
+function resolveDeclared(list: "read" | "write" | "devices", paths: readonly string[], context: DeclaredContext): ResolvedBind[] {
   return paths.map((target) => {
-    const source = realPathOrNull(target);
     const label = `sandbox.${list} ${JSON.stringify(target)}`;
-    if (source === null) throw new Error(`${label} does not exist on this host`);
-    const via = source === target ? "" : ` (it resolves to ${JSON.stringify(source)})`;
-    if (list === "devices" && (!isPathWithin(source, "/dev") || source === "/dev")) throw new Error(`${label} is not a device under /dev/${via}`);
-    if (list !== "devices" && isPathWithin(source, "/proc")) throw new Error(`${label} lies under /proc${via}`);
-    for (const entry of hidden) {
-      if (isPathWithin(target, entry.path) || isPathWithin(source, entry.real) || isPathWithin(target, entry.real)) {
-        throw new Error(`${label} is inside ${JSON.stringify(entry.path)}, which the sandbox always hides${via}`);
-      }
+    const real = realPathOrNull(target);
+    if (real === null) throw new Error(`${label} does not exist on this host`);
+    checkDeclaredSource(list, label, target, real, context);
+    if (list === "devices") return { source: real, target };
+    let fd: number;
+    try {
+      fd = openSync(real, O_PATH | fsConstants.O_NOFOLLOW);
+    } catch (error) {
+      throw new Error(`${label} cannot be opened on this host: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    return { source, target };
+    const bwrapFd = context.nextFd();
+    context.opened.push(fd);
+    let opened: string;
+    try {
+      opened = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch (error) {
+      throw new Error(`${label} cannot be checked on this host: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    if (opened !== real) throw new Error(`${label} changed while it was checked (it resolved to ${JSON.stringify(real)}, then opened as ${JSON.stringify(opened)})`);
+    checkDeclaredSource(list, label, target, opened, context);
+    return { source: opened, target, fd: bwrapFd };
   });
+}
+
+/** The rules a declared path's real path must meet (see buildSandboxedCommand). */
+function checkDeclaredSource(list: "read" | "write" | "devices", label: string, target: string, source: string, context: DeclaredContext): void {
+  const via = source === target ? "" : ` (it resolves to ${JSON.stringify(source)})`;
+  if (list === "devices" && (!isPathWithin(source, "/dev") || source === "/dev")) throw new Error(`${label} is not a device under /dev/${via}`);
+  if (list !== "devices" && isPathWithin(source, "/proc")) throw new Error(`${label} lies under /proc${via}`);
+  if (context.allowed !== null && !context.allowed.some((root) => isPathWithin(source, root))) {
+    throw new Error(`${label} lies outside SKILL_SANDBOX_ALLOW_PATHS${via}: a symlink cannot widen what the operator allowed`);
+  }
+  for (const entry of context.hidden) {
+    if (isPathWithin(target, entry.path) || isPathWithin(source, entry.real) || isPathWithin(target, entry.real)) {
+      throw new Error(`${label} is inside ${JSON.stringify(entry.path)}, which the sandbox always hides${via}`);
+    }
+  }
 }
 
 function realPathOrNull(entry: string): string | null {

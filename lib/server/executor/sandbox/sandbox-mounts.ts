@@ -1,10 +1,14 @@
 import type { HostRootLayout } from "./host-root-layout";
 import { isPathWithin, pathDepth, rebasePath } from "./sandbox-paths";
 
-/** A host path mounted at `target` inside the sandbox (`source` is its real path on the host). */
+/**
+ * A host path mounted at `target` inside the sandbox (`source` is its real path on the host); with
+ * `fd`, bound from that descriptor as bwrap numbers it (--ro-bind-fd / --bind-fd), not from the path.
+ */
 export interface ResolvedBind {
   source: string;
   target: string;
+  fd?: number;
 }
 
 /** Everything the mount plan needs; paths absolute and normalised, host paths already realpath'd. */
@@ -22,7 +26,7 @@ export interface MountPlanInput {
 }
 
 type MountOp =
-  | { kind: "bind"; flag: "--ro-bind" | "--bind" | "--dev-bind"; source: string; target: string; rank: number }
+  | { kind: "bind"; flag: "--ro-bind" | "--bind" | "--dev-bind"; source: string; target: string; fd?: number; rank: number }
   | { kind: "symlink"; link: string; target: string; rank: number }
   | { kind: "fresh"; flag: "--proc" | "--dev" | "--tmpfs"; target: string; rank: number };
 
@@ -38,7 +42,8 @@ const RANK = { system: 0, declared: 1, mask: 2 } as const;
  *   a new /proc (or the host's read-only with hostPids, whose PID namespace a new procfs may not
  *   show), a new /dev, tmpfs /tmp and home; a symlink is left out where a declared bind already
  *   brings the host's own one (bwrap refuses to create a symlink over an existing entry).
- * - declared: read --ro-bind, write --bind, devices --dev-bind, each from its real path.
+ * - declared: read --ro-bind, write --bind, devices --dev-bind, each from its real path (read and
+ *   write from their descriptor, --ro-bind-fd / --bind-fd, when the bind carries one).
  * - masks: an empty tmpfs over each hidden path that a host bind makes visible (a hidden path under
  *   the sandbox's own /tmp is not there to hide), remounted read-only at the end.
  * - then the snapshot binds (--ro-bind-fd), which may lie inside a mask: bwrap creates their mount
@@ -120,6 +125,7 @@ function coveringOp(ops: readonly MountOp[], target: string): MountOp | null {
 function opArgs(op: MountOp): string[] {
   switch (op.kind) {
     case "bind":
+      if (op.fd !== undefined && op.flag !== "--dev-bind") return [`${op.flag}-fd`, String(op.fd), op.target];
       return [op.flag, op.source, op.target];
     case "symlink":
       return ["--symlink", op.link, op.target];
