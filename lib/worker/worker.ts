@@ -12,6 +12,7 @@ import { runAssignment, stopCall, type RunningCall } from "./run-assignment";
 import { killLeftoverGroups } from "./running-records";
 import { scanCatalog, type SkillCatalog } from "./skill-catalog";
 import { prepareSnapshotStore } from "./snapshot-store";
+import { acquireStateLock, type StateLock } from "./state-lock";
 
 /** How long snapshots nobody used stay on disk, in ms. */
 const SNAPSHOT_MAX_AGE_MS = 24 * 3600 * 1000;
@@ -79,6 +80,8 @@ export class Worker {
     if (this.host.warning) this.log(`worker: warning: ${this.host.warning}`);
     const joinHint = this.host.mode === "bwrap" && this.host.cgroups.own.unified !== null ? cgroupJoinHintOfHost() : null;
     if (joinHint) this.log(`worker: note: ${joinHint}`);
+    // Before anything of the folder is used: a second live worker on it would kill this one's calls.
+    this.stateLock = acquireStateLock(config.stateDir, config.name);
     const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
     if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);
     const snapshots = await prepareSnapshotStore(config.stateDir, this.host.mode === "bwrap" ? this.host.uid : null);
@@ -249,9 +252,11 @@ export class Worker {
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
       this.client.close();
+      this.stateLock?.release();
     })().finally(() => this.markStopped());
     return this.stopped;
   }
 
   private stopped: Promise<void> = Promise.resolve();
+  private stateLock: StateLock | null = null;
 }

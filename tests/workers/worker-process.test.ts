@@ -38,19 +38,19 @@ function processesWith(marker: string): number[] {
 }
 
 /** Starts the built worker program as its own process, its token on stdin (as scripts/worker.mjs does). */
-async function spawnWorker(name: string, sandbox = "bwrap"): Promise<ChildProcess> {
+async function spawnWorker(name: string, sandbox = "bwrap", options: { stateOf?: string; output?: string[] } = {}): Promise<ChildProcess> {
   const { token } = await createWorkerToken({ email: "test@console.local", userId: null }, { name, labels: [] });
   const { DATABASE_URL: _db, CONSOLE_AUTH_SECRET: _secret, CONSOLE_ADMIN_PASSWORD: _password, ...env } = process.env;
   const child = spawn(process.execPath, [BUNDLE], {
-    env: { ...env, CONSOLE_URL: await testApiUrl(), WORKER_NAME: name, WORKER_STATE_DIR: path.join(testConsole.dir, `state-${name}`), SKILL_SANDBOX: sandbox, SKILL_KILL_GRACE_MS: "200" },
+    env: { ...env, CONSOLE_URL: await testApiUrl(), WORKER_NAME: name, WORKER_STATE_DIR: path.join(testConsole.dir, `state-${options.stateOf ?? name}`), SKILL_SANDBOX: sandbox, SKILL_KILL_GRACE_MS: "200" },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const output: string[] = [];
+  const output = options.output ?? [];
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stdin!.write(`${token}\n`);
   children.push(child);
-  await expect.poll(() => output.join(""), { timeout: 20_000 }).toMatch(new RegExp(`worker: ${name} registered`));
+  if (options.output === undefined) await expect.poll(() => output.join(""), { timeout: 20_000 }).toMatch(new RegExp(`worker: ${name} registered`));
   return child;
 }
 
@@ -111,5 +111,31 @@ describe("a worker process killed with -9", () => {
     await expect.poll(() => processesWith("600.4242")).toEqual([]);
     await new Promise<void>((resolve) => (worker.exitCode !== null ? resolve() : worker.once("exit", () => resolve())));
     expect(worker.exitCode).toBe(0);
+  }, 60_000);
+});
+
+describe("two workers on one state folder (WORKER_STATE_DIR)", () => {
+  it("the second refuses to start, naming the first, and never touches the first one's running call", async () => {
+    for (const child of children.splice(0)) {
+      child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
+    }
+    const holder = await spawnWorker("holder");
+    const { call } = (await (await requestCall("long", { args: {}, wait: false, target: "holder" })).json()) as { call: Call };
+    await waitForStatus(call.id, ["running"]);
+    await expect.poll(() => processesWith("600.4242").length, { timeout: 10_000 }).toBe(2);
+    const output: string[] = [];
+    const intruder = await spawnWorker("intruder", "bwrap", { stateOf: "holder", output });
+    await new Promise<void>((resolve) => (intruder.exitCode !== null ? resolve() : intruder.once("exit", () => resolve())));
+    expect(intruder.exitCode).toBe(1);
+    expect(output.join("")).toContain(
+      `worker: could not start: the worker state folder ${path.join(testConsole.dir, "state-holder")} is in use by worker holder (pid ${holder.pid}); give each worker its own WORKER_STATE_DIR (e.g. WORKER_STATE_DIR=./data/worker-intruder)`,
+    );
+    // The holder's call and its processes are untouched.
+    expect(processesWith("600.4242")).toHaveLength(2);
+    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("running");
+    holder.kill("SIGTERM");
+    expect(await waitForStatus(call.id, ["interrupted"], 10_000)).toBe("interrupted");
+    await expect.poll(() => processesWith("600.4242")).toEqual([]);
   }, 60_000);
 });
