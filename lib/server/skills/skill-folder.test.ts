@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -85,4 +85,34 @@ describe("readSkillFolder (DESIGN.md: the digest covers the skill's whole folder
     // Reading 48 MiB and hashing it takes far longer than one 4 ms slice: timers must have fired in between.
     expect(ticks).toBeGreaterThan(0);
   });
+
+  it("never follows a subfolder swapped for a symlink mid-walk: each read is the real content or refused", async () => {
+    const folder = folderWith({ "run.sh": "echo\n", "sub/public.txt": "public\n" });
+    const secret = folderWith({ "secret.txt": "the secret\n" });
+    fs.symlinkSync(secret, path.join(folder, "lnk"));
+    // Swaps sub between the real folder and the symlink to `secret`, as fast as it can.
+    const swapper = spawn("python3", [
+      "-c",
+      "import os,sys\nd=sys.argv[1]\nwhile True:\n  os.rename(d+'/sub',d+'/real'); os.rename(d+'/lnk',d+'/sub'); os.rename(d+'/sub',d+'/lnk'); os.rename(d+'/real',d+'/sub')",
+      folder,
+    ]);
+    const seen = { real: 0, refused: 0, leaked: 0 };
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 3000; i++) {
+        try {
+          const content = await readSkillFolder(folder);
+          if (content.entries.some((entry) => entry.path.endsWith("secret.txt"))) seen.leaked++;
+          else seen.real++;
+        } catch (error) {
+          if (!(error instanceof SkillFolderError)) throw error;
+          seen.refused++;
+        }
+      }
+    } finally {
+      swapper.kill("SIGKILL");
+    }
+    expect(seen.leaked).toBe(0);
+    expect(seen.real + seen.refused).toBe(3000);
+  }, 60_000);
 });

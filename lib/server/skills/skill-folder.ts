@@ -64,7 +64,9 @@ class Slices {
  * Reads a skill folder for its digest and, with `keepBytes`, for a snapshot of exactly the hashed bytes
  * (DESIGN.md "Workers and the sandbox": the worker runs the call from a private read-only snapshot of
  * the bytes it hashed; `keepBytes` may also choose files by relative path). Walks `folder` in lexical order without following links (a link is recorded by
- * its target text); each file is opened `O_NOFOLLOW | O_NONBLOCK` and checked on the open descriptor,
+ * its target text); every folder is opened `O_DIRECTORY | O_NOFOLLOW` and what it holds is named
+ * through that descriptor, so a folder swapped for a symlink mid-walk is refused, never followed out
+ * of the skill; each file is opened `O_NOFOLLOW | O_NONBLOCK` and checked on the open descriptor,
  * so a FIFO, device or link swapped in is refused instead of read or followed, and its bytes are hashed
  * from that descriptor. The folder itself must be a real folder at its own realpath, before and after
  * the walk (a folder or a parent swapped for a link is refused). The system calls are synchronous, in
@@ -79,8 +81,12 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
   const slices = new Slices();
   const entries: SkillFolderEntry[] = [];
   let bytes = 0;
-  const visit = async (dir: string, relative: string, depth: number): Promise<void> => {
+  // Every folder is read through a descriptor opened O_NOFOLLOW on it, and everything in it is named
+  // relative to that descriptor (/proc/self/fd/<fd>/<name>): a folder swapped for a symlink after its
+  // lstat is refused at the open (or seen as another inode), never followed out of the skill.
+  const visit = async (dirFd: number, relative: string, depth: number): Promise<void> => {
     if (depth > limits.maxDepth) throw new SkillFolderError(`${folder} nests deeper than ${limits.maxDepth} levels: too deep to bind a call to`);
+    const dir = `/proc/self/fd/${dirFd}`;
     let names: string[];
     try {
       names = fs.readdirSync(dir).sort();
@@ -92,7 +98,7 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
         throw new SkillFolderError(`${folder} holds more than ${limits.maxEntries} entries (SKILL_FOLDER_MAX_FILES): too many to bind a call to`);
       }
       await slices.check();
-      const full = path.join(dir, name);
+      const full = `${dir}/${name}`;
       const rel = relative === "" ? name : `${relative}/${name}`;
       let stats: Stats;
       try {
@@ -102,7 +108,12 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
       }
       if (stats.isDirectory()) {
         entries.push({ path: rel, kind: "dir" });
-        await visit(full, rel, depth + 1);
+        const childFd = openFolder(full, `${rel} in ${folder}`, stats);
+        try {
+          await visit(childFd, rel, depth + 1);
+        } finally {
+          fs.closeSync(childFd);
+        }
       } else if (stats.isSymbolicLink()) {
         let target: string;
         try {
@@ -121,10 +132,42 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
     }
   };
   assertRealFolder(folder);
-  await visit(folder, "", 0);
+  const rootFd = openFolder(folder, `the skill folder ${folder}`, null);
+  try {
+    // The descriptor must name the folder itself: a parent swapped for a link between the check and the open shows here.
+    const opened = fs.readlinkSync(`/proc/self/fd/${rootFd}`);
+    if (opened !== folder) throw new SkillFolderError(`the skill folder ${folder} now resolves to ${opened}: a folder on its path was replaced by a link`);
+    await visit(rootFd, "", 0);
+  } finally {
+    fs.closeSync(rootFd);
+  }
   // Checked again after the walk: a folder swapped for a link while it was read is refused, not hashed.
   assertRealFolder(folder);
   return { entries, bytes };
+}
+
+/**
+ * Opens a folder O_DIRECTORY | O_NOFOLLOW (a symlink put in its place fails the open) and, when its
+ * lstat was taken before, checks the descriptor is that same folder (same device and inode). Throws
+ * SkillFolderError naming `label`.
+ */
+function openFolder(full: string, label: string, seen: Stats | null): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR") throw new SkillFolderError(`${label} is no longer a folder (a link or a file was put in its place)`);
+    throw new SkillFolderError(`${label} cannot be opened: ${codeOf(error)}`);
+  }
+  if (seen !== null) {
+    const now = fs.fstatSync(fd);
+    if (now.dev !== seen.dev || now.ino !== seen.ino) {
+      fs.closeSync(fd);
+      throw new SkillFolderError(`${label} was replaced while it was read`);
+    }
+  }
+  return fd;
 }
 
 /** Refuses a skill folder that is a link, or whose path no longer resolves to itself (a parent swapped for a link). */
