@@ -35,13 +35,20 @@ export async function startTestWorker(env: Record<string, string> = {}, options:
   await ensureConsoleStarted();
   const url = await testApiUrl();
   const name = env.WORKER_NAME ?? `test-worker-${state.workers.length + 1}`;
-  const stateDir = path.join(state.dir ?? fs.mkdtempSync("/tmp/skill-worker-"), `worker-${name}`);
+  // Passable (0711) like a console's data folder: the sandbox's uid reaches the snapshots below it.
+  const stateDir = path.join(state.dir ?? passableTempDir(), `worker-${name}`);
   const config = loadWorkerConfig({ ...process.env, WORKER_STATE_DIR: stateDir, WORKER_NAME: name, ...env }, { consoleUrl: url });
   const { token } = await createWorkerToken({ email: "test@console.local", userId: null }, { name, labels: options.labels ?? [] });
   const worker = new Worker(config, token, "test", () => undefined, options.bwrapCandidates);
   await worker.start();
   state.workers.push(worker);
   return worker;
+}
+
+function passableTempDir(): string {
+  const dir = fs.mkdtempSync("/tmp/skill-worker-");
+  fs.chmodSync(dir, 0o711);
+  return dir;
 }
 
 /**

@@ -20,7 +20,7 @@ import { registerProtocolWorker } from "../helpers/protocol-worker";
 import { invoke } from "../helpers/route-client";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson } from "../helpers/test-people";
-import { startTestWorker, testApiUrl, useOwnWorkers } from "../helpers/test-worker";
+import { startTestWorker, stopTestWorkers, testApiUrl, useOwnWorkers } from "../helpers/test-worker";
 
 let testConsole: TestConsole;
 let markers: string;
@@ -33,6 +33,7 @@ beforeAll(async () => {
   process.env.MARKER_DIR = markers;
   writeSkill(testConsole.root, "echo", { name: "echo", env_allow: ["MARKER_DIR"], schema: { type: "object", properties: { tag: { type: "string", pattern: "^[a-z0-9-]+$" } } } }, 'tag=$(sed -E \'s/.*"tag":"([a-z0-9-]*)".*/\\1/\'); echo "$WORKER_LABEL" > "$MARKER_DIR/ran-$tag"; echo "{\\"tag\\": \\"$tag\\"}"');
   writeSkill(testConsole.root, "sleeper", { name: "sleeper", timeout_seconds: 60 }, "sleep 30");
+  writeSkill(testConsole.root, "hello", { name: "hello" }, "cat >/dev/null; echo '{}'");
   await createPersonaRow("runner", "mutating-with-confirm");
 });
 
@@ -179,5 +180,24 @@ describe("a worker that must sandbox but has no bubblewrap", () => {
     expect(call.sandbox).toMatchObject({ mode: "none", warning: expect.stringMatching(/^SKILL_SANDBOX=none: calls run unsandboxed as /) });
     const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
     expect(workers.find((worker) => worker.name === "unsandboxed")?.sandbox).toMatchObject({ mode: "none", warning: expect.stringMatching(/^SKILL_SANDBOX=none/) });
+  });
+});
+
+describe("a worker without the whole sandbox", () => {
+  it("takes an untargeted call only when no live fully sandboxed worker holds the same copy; a call naming it runs there", async () => {
+    await stopTestWorkers();
+    await startTestWorker({ WORKER_NAME: "boxed", SKILL_SANDBOX: "bwrap" });
+    await startTestWorker({ WORKER_NAME: "open", WORKER_LABELS: "open", SKILL_SANDBOX: "none" });
+    for (let round = 0; round < 6; round++) {
+      const { call } = (await (await requestCall("hello", { args: {} })).json()) as { call: Call };
+      expect(call, call.error ?? "").toMatchObject({ status: "succeeded", worker: "boxed" });
+    }
+    const { call: chosen } = (await (await requestCall("hello", { args: {}, target: "open" })).json()) as { call: Call };
+    expect(chosen).toMatchObject({ status: "succeeded", worker: "open", sandbox: { mode: "none" } });
+    // With the sandboxed worker gone, the unsandboxed one is what there is (SKILL_SANDBOX=auto on a host without bwrap).
+    await stopTestWorkers();
+    await startTestWorker({ WORKER_NAME: "open-only", SKILL_SANDBOX: "none" });
+    const { call: fallback } = (await (await requestCall("hello", { args: {} })).json()) as { call: Call };
+    expect(fallback).toMatchObject({ status: "succeeded", worker: "open-only" });
   });
 });

@@ -1,5 +1,5 @@
 import { Prisma, type Worker as WorkerRow } from "@prisma/client";
-import type { CallAssignment, ClaimResponse } from "@/lib/types/worker";
+import type { CallAssignment, ClaimResponse, WorkerSandbox } from "@/lib/types/worker";
 import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-queue";
 import { transitionCall } from "../calls/call-transitions";
 import { nextLeaseUntil } from "../calls/call-leases";
@@ -33,18 +33,20 @@ interface Candidate {
   args: string;
   /** The approval's frozen skill digest input, for an approved call (names what changed on a mismatch). */
   skillInput: string | null;
+  target: string | null;
 }
 
 /**
  * The oldest queued calls `worker` may take (DESIGN.md "Claiming"): the worker holds the skill,
  * available, with exactly the call's skill digest (for an approved call, the approved one), and the
  * call names no target or names the worker or one of its labels. One query (a join on the worker's
- * reported skills), oldest first.
+ * reported skills), oldest first; preferFullSandbox then leaves a worker without the whole sandbox
+ * only what no fully sandboxed live worker could run.
  */
 async function claimable(worker: WorkerRow, limit: number): Promise<Candidate[]> {
   const targets = [worker.name, ...parseLabels(worker.labels)];
   return statements().$queryRaw<Candidate[]>`
-    SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput"
+    SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput", c."target"
     FROM "Call" c
     JOIN "WorkerSkill" s ON s."workerId" = ${worker.id} AND s."skill" = c."skill" AND s."digest" = c."skillDigest" AND s."available" = ${true}
     LEFT JOIN "Approval" a ON a."callId" = c."id"
@@ -53,11 +55,46 @@ async function claimable(worker: WorkerRow, limit: number): Promise<Candidate[]>
     LIMIT ${limit}`;
 }
 
+/**
+ * Whether a worker runs calls with the whole sandbox: bubblewrap, and no warning (no limit weaker than
+ * a cgroup, not its own uid, nothing that fails every call). Read from what it registered.
+ */
+export function hasFullSandbox(worker: Pick<WorkerRow, "sandbox">): boolean {
+  try {
+    const sandbox = JSON.parse(worker.sandbox) as Partial<WorkerSandbox>;
+    return sandbox.mode === "bwrap" && sandbox.warning === null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Drops, for a worker without the full sandbox, the untargeted candidates some live worker WITH it
+ * holds the same copy of (DESIGN.md "Workers and the sandbox": what an approver saw — the sandbox —
+ * is what the call gets wherever it can; deny when in doubt): such a call waits for that worker. A
+ * call naming this worker or one of its labels stays: the requester chose it.
+ */
+async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[], targeted: (candidate: Candidate) => boolean): Promise<Candidate[]> {
+  if (hasFullSandbox(worker)) return candidates;
+  const open = candidates.filter((candidate) => !targeted(candidate));
+  if (open.length === 0) return candidates;
+  const liveSince = new Date(Date.now() - config().leaseMs);
+  const holders = await statements().$queryRaw<Array<{ skill: string; digest: string; sandbox: string }>>`
+    SELECT s."skill", s."digest", w."sandbox"
+    FROM "WorkerSkill" s JOIN "Worker" w ON w."id" = s."workerId"
+    WHERE s."available" = ${true} AND w."stoppedAt" IS NULL AND w."lastSeenAt" > ${liveSince} AND w."id" <> ${worker.id}
+      AND s."skill" IN (${Prisma.join([...new Set(open.map((candidate) => candidate.skill))])})`;
+  const sandboxedCopies = new Set(holders.filter((holder) => hasFullSandbox(holder)).map((holder) => `${holder.skill}\0${holder.digest}`));
+  return candidates.filter((candidate) => targeted(candidate) || !sandboxedCopies.has(`${candidate.skill}\0${candidate.skillDigest}`));
+}
+
 /** Claims what `worker` may take now, up to `capacity`: a compare-and-set per call, so each runs once. */
 async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssignment[]> {
   if (capacity <= 0) return [];
   const claimed: CallAssignment[] = [];
-  for (const candidate of await claimable(worker, capacity)) {
+  const targets = new Set([worker.name, ...parseLabels(worker.labels)]);
+  const candidates = await preferFullSandbox(worker, await claimable(worker, capacity), (candidate) => candidate.target !== null && targets.has(candidate.target));
+  for (const candidate of candidates) {
     const leaseUntil = nextLeaseUntil();
     const row = await transitionCall({
       callId: candidate.id,
