@@ -22,6 +22,9 @@ export function workerCgroupName(name: string): string {
   return `skill-worker-${name.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 }
 
+/** When a worker rescans again after a drift, in ms after it (see Worker.afterDrift). */
+export const DRIFT_RECHECK_MS = [2_000, 10_000, 60_000] as const;
+
 /** A worker process's loop (DESIGN.md "Workers and the sandbox"). */
 export class Worker {
   private readonly client: ConsoleClient;
@@ -159,7 +162,7 @@ export class Worker {
         skill: (name) => this.catalog.skills.get(name),
         hiddenPaths: this.hiddenPaths,
         unusable: () => this.snapshotProblem,
-        onDrift: () => void this.rescan(),
+        onDrift: () => this.afterDrift(),
       },
       assignment,
     );
@@ -219,6 +222,24 @@ export class Worker {
     return this.rescanning;
   }
 
+  /**
+   * A copy turned out not to match what a call was bound to: rescans now, and again DRIFT_RECHECK_MS
+   * later (2 s, 10 s, 60 s), so a folder caught mid-edit — or put back as it was — is reported as it
+   * settles, and the calls bound to its approved bytes are claimed again without a manual reload.
+   * A later drift restarts the follow-ups.
+   */
+  private afterDrift(): void {
+    void this.rescan();
+    for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
+    for (const delayMs of DRIFT_RECHECK_MS) {
+      const timer = setTimeout(() => {
+        if (!this.stopping.signal.aborted) void this.rescan();
+      }, delayMs);
+      timer.unref();
+      this.driftTimers.push(timer);
+    }
+  }
+
   /** The console refused this worker's token (revoked): stop every call and leave. */
   private cutOff(message: string): void {
     this.log(`worker: the console refused this worker (${message}); stopping`);
@@ -247,6 +268,7 @@ export class Worker {
     this.stopping.abort();
     this.stopped = (async () => {
       const calls = [...this.running.values()];
+      for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
       for (const running of calls) stopCall(running, "interrupted", reason);
       await Promise.allSettled(calls.map((running) => running.done));
       await Promise.allSettled(this.loops);
@@ -258,5 +280,6 @@ export class Worker {
   }
 
   private stopped: Promise<void> = Promise.resolve();
+  private readonly driftTimers: NodeJS.Timeout[] = [];
   private stateLock: StateLock | null = null;
 }

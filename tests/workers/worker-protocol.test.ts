@@ -125,6 +125,28 @@ describe("claims are bound to the skill's digest", () => {
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).workerName).toBe("right");
   });
 
+  it("after a drift, the worker looks again on its own: a copy put back as it was is reported matching within seconds", async () => {
+    writeSkill(testConsole.root, "flip", { name: "flip" }, "echo '{}'");
+    await reloadTestConsole();
+    const digest = await digestOf("flip");
+    const worker = await startTestWorker({ WORKER_NAME: "flipper" });
+    const holder = async () => {
+      const holders = (await (await invoke(holdersRoute.GET, "/api/v1/skills/flip/workers", { params: { name: "flip" } })).json()) as SkillHolders;
+      return holders.workers.find((entry) => entry.name === "flipper" && entry.state === "live");
+    };
+    expect(await holder()).toMatchObject({ digest, drifted: false });
+    const entry = path.join(testConsole.root, "flip", "run.sh");
+    const original = fs.readFileSync(entry);
+    fs.writeFileSync(entry, "#!/bin/sh\necho '{\"evil\": true}'\n");
+    // What a refused call does (run-assignment's onDrift): the worker rescans and reports the changed copy.
+    (worker as unknown as { afterDrift(): void }).afterDrift();
+    await expect.poll(async () => (await holder())?.drifted, { timeout: 5_000 }).toBe(true);
+    fs.writeFileSync(entry, original);
+    // No reload, no new call: the follow-up rescan (DRIFT_RECHECK_MS, first after 2 s) reports it matching again.
+    await expect.poll(async () => (await holder())?.digest, { timeout: 8_000 }).toBe(digest);
+    expect(await holder()).toMatchObject({ drifted: false });
+  });
+
   it("runs a call naming a target only on that worker, by name or by label", async () => {
     await startTestWorker({ WORKER_NAME: "eu-1", WORKER_LABELS: "eu,gpu" });
     await startTestWorker({ WORKER_NAME: "us-1", WORKER_LABELS: "us" });
