@@ -31,9 +31,13 @@ if (!process.env.E2E_NATIVE_READY) {
   process.env.E2E_NATIVE_READY = "1";
 }
 
+// What this run's server leaves, removed by the global teardown (outside CI).
+process.env.E2E_RUN_FILES = [path.join(__dirname, DIST_DIR), DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, NATIVE_SKILLS_PATH].join("\n");
+
 /** Playwright configuration: a sign-in setup project, then one Chromium project against the production console on PORT. */
 export default defineConfig({
   testDir: "./e2e",
+  globalTeardown: "./e2e/support/remove-run-files.ts",
   outputDir: process.env.CI ? "./e2e/.artifacts/results" : `./e2e/.artifacts/results-${PORT}`,
   fullyParallel: false,
   workers: 1,

@@ -4,9 +4,10 @@ import { expect, test } from "@playwright/test";
 /**
  * The main job of the console, end to end: find a skill in the list, fill its generated form, run it,
  * watch its stderr arrive live before the result, then read the result, exit code and duration.
- * Leaves a full-page screenshot of the finished call page in docs/screenshot.png (used by the README).
+ * Leaves a full-page screenshot of the finished call page in the run's artifacts, or, with
+ * E2E_UPDATE_SCREENSHOT=1, in docs/screenshot.png (the README's): a test run never changes tracked files.
  */
-test("run a skill from its form and follow the call live", async ({ page }) => {
+test("run a skill from its form and follow the call live", async ({ page }, testInfo) => {
   await page.goto("/");
 
   await expect(page).toHaveURL(/\/skills$/);
@@ -56,5 +57,6 @@ test("run a skill from its form and follow the call live", async ({ page }) => {
 
   await page.mouse.move(0, 0);
   await page.setViewportSize({ width: 1360, height: 640 });
-  await page.screenshot({ path: path.join(__dirname, "..", "docs", "screenshot.png"), fullPage: true });
+  const screenshot = process.env.E2E_UPDATE_SCREENSHOT === "1" ? path.join(__dirname, "..", "docs", "screenshot.png") : testInfo.outputPath("screenshot.png");
+  await page.screenshot({ path: screenshot, fullPage: true });
 });
