@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 
 /** PATH entries that `npm start` / `npm run` add in front of the operator's own PATH. */
@@ -27,18 +28,55 @@ export function serverEnvironment(env) {
 export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD"];
 
 /**
- * Splits an environment into the server's environment (without HANDED_SECRET_NAMES nor WORKER_TOKEN)
- * and the secrets to hand over. Returns `{ env, secrets }`; the input is not changed.
+ * Splits an environment into the server's environment (without HANDED_SECRET_NAMES, their `_FILE`
+ * forms, nor WORKER_TOKEN / WORKER_TOKEN_FILE) and the secrets to hand over: each from `<NAME>` or,
+ * when that is unset, read from the file `<NAME>_FILE` names (trimmed; the way to keep a secret out of
+ * every environment, npm's and this launcher's included). Returns `{ env, secrets, inEnvironment }`,
+ * `inEnvironment` naming the secrets that were given in the environment itself. Throws when a
+ * `_FILE` cannot be read. The input is not changed.
  */
 export function withoutSecrets(env) {
   const rest = { ...env };
   const secrets = {};
+  const inEnvironment = [];
   for (const name of HANDED_SECRET_NAMES) {
-    if (typeof rest[name] === "string" && rest[name] !== "") secrets[name] = rest[name];
+    const value = secretFrom(rest, name);
+    if (value !== null) secrets[name] = value;
+    if (typeof rest[name] === "string" && rest[name] !== "") inEnvironment.push(name);
     delete rest[name];
+    delete rest[`${name}_FILE`];
   }
   delete rest.WORKER_TOKEN;
-  return { env: rest, secrets };
+  delete rest.WORKER_TOKEN_FILE;
+  return { env: rest, secrets, inEnvironment };
+}
+
+/**
+ * A secret from `env[name]`, or from the file `env[name + "_FILE"]` names when the former is unset;
+ * null when neither is set. Throws Error naming the variable when the file cannot be read or is empty.
+ */
+export function secretFrom(env, name) {
+  if (typeof env[name] === "string" && env[name] !== "") return env[name];
+  const file = env[`${name}_FILE`];
+  if (typeof file !== "string" || file === "") return null;
+  let value;
+  try {
+    value = fs.readFileSync(file, "utf8").trim();
+  } catch (error) {
+    throw new Error(`${name}_FILE=${file} cannot be read: ${error.code ?? error.message}`);
+  }
+  if (value === "") throw new Error(`${name}_FILE=${file} is empty`);
+  return value;
+}
+
+/**
+ * The warning a launcher prints when secrets were given in its own environment: that environment
+ * (and npm's, when started by npm) holds them for the whole run, readable in /proc/<pid>/environ by
+ * the same user and root; the `_FILE` forms keep them out. Returns null when `names` is empty.
+ */
+export function secretsInEnvironmentWarning(names) {
+  if (names.length === 0) return null;
+  return `warning: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} in the environment of this launcher (and of npm) for as long as it runs, readable in /proc/<pid>/environ by the same user and root; the server and workers never get ${names.length === 1 ? "it" : "them"} there. ${names.map((name) => `${name}_FILE`).join(" / ")} (a file of mode 0600) keeps ${names.length === 1 ? "it" : "them"} out of every environment`;
 }
 
 /**
@@ -49,6 +87,6 @@ export function withoutSecrets(env) {
  */
 export function workerEnvironment(env) {
   const { env: rest } = withoutSecrets(serverEnvironment(env));
-  for (const name of ["DATABASE_URL", "BETTER_AUTH_SECRET", "AUTH_SECRET"]) delete rest[name];
+  for (const name of ["DATABASE_URL", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL_FILE"]) delete rest[name];
   return rest;
 }

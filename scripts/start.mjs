@@ -18,11 +18,13 @@ import { fileURLToPath } from "node:url";
 import { buildConsoleApi, buildWorker } from "./build-bundles.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
-import { serverEnvironment, withoutSecrets } from "./server-environment.mjs";
+import { secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const dev = process.argv.includes("--dev");
+// A self-hosted console phones nowhere: Next.js's anonymous telemetry is off unless the operator sets it.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const host = process.env.HOST?.trim() || "127.0.0.1";
 const port = process.env.PORT?.trim() || "3000";
 
@@ -92,7 +94,16 @@ try {
 
 console.log(`start: serving the skill console on http://${host}:${port}`);
 // The secrets go to the server over a pipe (fd 3), not in its environment for its whole life.
-const { env: serverEnv, secrets } = withoutSecrets(serverEnvironment(process.env));
+let handed;
+try {
+  handed = withoutSecrets(serverEnvironment(process.env));
+} catch (error) {
+  console.error(`start: ${error.message}`);
+  process.exit(1);
+}
+const { env: serverEnv, secrets } = handed;
+const secretsWarning = secretsInEnvironmentWarning(handed.inEnvironment);
+if (secretsWarning) console.log(`start: ${secretsWarning}`);
 const server = spawn(process.execPath, [path.join(root, "scripts", "console-server.mjs"), ...(dev ? ["--dev"] : [])], {
   cwd: root,
   stdio: ["inherit", "inherit", "inherit", "pipe"],

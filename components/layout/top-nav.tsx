@@ -45,14 +45,15 @@ export function TopNav() {
   const identity = useIdentity();
   return (
     <header className="sticky top-0 z-20 border-b border-zinc-800 bg-zinc-950 text-zinc-300">
-      <div className="mx-auto flex h-12 max-w-7xl items-center gap-4 px-4 sm:px-6">
+      {/* Below md the sections wrap onto a row of their own: every one stays visible, none scrolls out of sight. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 sm:px-6 md:h-12 md:flex-nowrap md:py-0">
         <Link href="/skills" className="flex shrink-0 items-center gap-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-blue-400">
           <span aria-hidden="true" className="grid size-6 place-items-center rounded bg-gradient-to-br from-emerald-400 to-blue-500 font-mono text-[11px] font-bold text-zinc-950">
             {">_"}
           </span>
           <span className="hidden md:inline">Skill console</span>
         </Link>
-        <nav aria-label="Main" className="flex h-full min-w-0 items-stretch gap-0.5 overflow-x-auto">
+        <nav aria-label="Main" className="order-last -mx-2 flex w-full min-w-0 flex-wrap items-stretch gap-x-0.5 md:order-none md:mx-0 md:h-full md:w-auto md:flex-nowrap md:overflow-x-auto">
           {visibleLinks(identity.data?.role).map((link) => {
             const active = link.match(pathname);
             return (
@@ -61,7 +62,7 @@ export function TopNav() {
                 href={link.href}
                 aria-current={active ? "page" : undefined}
                 className={cx(
-                  "relative flex shrink-0 items-center gap-1.5 px-2 text-sm transition-colors hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400",
+                  "relative flex shrink-0 items-center gap-1.5 px-2 py-1.5 text-sm transition-colors md:py-0 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400",
                   active ? "text-white after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full after:bg-emerald-400" : "text-zinc-400",
                 )}
               >

@@ -366,8 +366,8 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
         onConfirm={confirm}
         onDecline={decline}
       />
-      <div className="flex items-center justify-between gap-3 border-t border-zinc-200 bg-zinc-50/70 px-4 py-2.5">
-        <p className="text-xs text-zinc-500">
+      <div className="flex flex-col gap-2 border-t border-zinc-200 bg-zinc-50/70 px-4 py-2.5 sm:flex-row sm:items-center sm:justify-between sm:gap-3">
+        <p className="min-w-0 text-xs text-zinc-500">
           {blockedReason ?? (
             <>
               {preview?.outcome === "confirm"
@@ -379,7 +379,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
             </>
           )}
         </p>
-        <div className="flex shrink-0 flex-wrap items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:justify-end">
           <CopyCurlButton skill={skill.name} getArgs={() => currentArgs() ?? args} />
           <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(args))} />
           <Button

@@ -1,6 +1,9 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain ESM script without type declarations
-import { serverEnvironment } from "../../scripts/server-environment.mjs";
+import { secretFrom, secretsInEnvironmentWarning, serverEnvironment, withoutSecrets, workerEnvironment } from "../../scripts/server-environment.mjs";
 
 describe("serverEnvironment (npm start)", () => {
   it("drops the PATH entries npm prepends, keeping the operator's PATH and every other variable", () => {
@@ -14,5 +17,31 @@ describe("serverEnvironment (npm start)", () => {
 
   it("leaves an environment without PATH as it is", () => {
     expect(serverEnvironment({ HOME: "/root" })).toEqual({ HOME: "/root" });
+  });
+});
+
+describe("secrets handed to the server and workers (issue 9 point 2: never in a long-lived environment)", () => {
+  it("moves CONSOLE_* secrets and their _FILE forms out of the server's environment, reading a _FILE when the variable is unset", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "secrets-"));
+    const file = path.join(dir, "admin-password");
+    fs.writeFileSync(file, "from-a-file-123\n", { mode: 0o600 });
+    const split = withoutSecrets({ HOME: "/root", CONSOLE_AUTH_SECRET: "s".repeat(40), CONSOLE_ADMIN_PASSWORD_FILE: file, WORKER_TOKEN: "wt", WORKER_TOKEN_FILE: "/x" });
+    expect(split).toEqual({ env: { HOME: "/root" }, secrets: { CONSOLE_AUTH_SECRET: "s".repeat(40), CONSOLE_ADMIN_PASSWORD: "from-a-file-123" }, inEnvironment: ["CONSOLE_AUTH_SECRET"] });
+    expect(() => withoutSecrets({ CONSOLE_ADMIN_PASSWORD_FILE: path.join(dir, "missing") })).toThrow(`CONSOLE_ADMIN_PASSWORD_FILE=${path.join(dir, "missing")} cannot be read: ENOENT`);
+    fs.writeFileSync(path.join(dir, "empty"), "\n");
+    expect(() => secretFrom({ WORKER_TOKEN_FILE: path.join(dir, "empty") }, "WORKER_TOKEN")).toThrow(`WORKER_TOKEN_FILE=${path.join(dir, "empty")} is empty`);
+    expect(secretFrom({}, "WORKER_TOKEN")).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives workers none of them, nor the database URL", () => {
+    expect(workerEnvironment({ HOME: "/root", DATABASE_URL: "file:x", CONSOLE_ADMIN_PASSWORD: "p", CONSOLE_ADMIN_PASSWORD_FILE: "/f", WORKER_TOKEN: "t", WORKER_TOKEN_FILE: "/t" })).toEqual({ HOME: "/root" });
+  });
+
+  it("warns about secrets given in the launcher's own environment, naming the _FILE forms", () => {
+    expect(secretsInEnvironmentWarning([])).toBeNull();
+    expect(secretsInEnvironmentWarning(["CONSOLE_ADMIN_PASSWORD"])).toBe(
+      "warning: CONSOLE_ADMIN_PASSWORD is in the environment of this launcher (and of npm) for as long as it runs, readable in /proc/<pid>/environ by the same user and root; the server and workers never get it there. CONSOLE_ADMIN_PASSWORD_FILE (a file of mode 0600) keeps it out of every environment",
+    );
   });
 });

@@ -88,7 +88,7 @@ def main():
     except ProcessLookupError:
         fail(f"process {pid} exited before the signal was sent")
     except PermissionError:
-        fail(f"not permitted to signal {pid} ({name})", code=1)
+        fail(f"not permitted to signal {pid} ({name}): this skill runs as uid {os.getuid()} (the sandbox's SKILL_SANDBOX_UID) and may signal only that uid's processes", code=1)
 
     exited = None
     waited = 0.0
