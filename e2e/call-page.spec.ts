@@ -55,7 +55,7 @@ test("a queued call says it has not started, and cancelling it talks about the q
     await expect(page.getByRole("region", { name: "Call summary" })).toContainText("Queued at");
     await expect(page.getByTestId("call-started")).toContainText("not started");
     await expect(page.getByTestId("timeline-state")).toHaveText("queued");
-    await expect(page.getByRole("log", { name: "stderr timeline" })).toContainText("Queued: the call waits for a free slot");
+    await expect(page.getByRole("log", { name: "stderr timeline" })).toContainText("Queued: the call waits for a worker that may take it");
 
     await page.getByRole("button", { name: "Cancel call" }).click();
     const dialog = page.getByRole("dialog", { name: "Cancel this queued call?" });

@@ -72,6 +72,20 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
               { term: "Requested by", value: call.tokenName ? `${approval.requestedBy} (token ${call.tokenName})` : approval.requestedBy },
               { term: "Call", value: <span className="font-mono text-xs">{call.id}</span> },
               { term: "Call status", value: <CallStatusBadge status={call.status} /> },
+              {
+                term: "Runs on",
+                value: (
+                  <span data-testid="approval-target">
+                    {call.target ? (
+                      <>
+                        worker or label <code className="font-mono text-xs">{call.target}</code> only
+                      </>
+                    ) : (
+                      "a fully sandboxed worker holding this copy (one with less isolation only when none is live)"
+                    )}
+                  </span>
+                ),
+              },
             ]}
           />
           <div>

@@ -191,7 +191,7 @@ function CallSummary({ call }: { call: Call }) {
             { term: "Confirmed by", value: <span data-testid="call-confirmed-by">{call.confirmedBy ?? <EmptyValue label="no confirmation" />}</span> },
             ...workerItems(call),
             {
-              term: "Digest",
+              term: "Call digest (skill digest + args)",
               wide: true,
               value: (
                 <span className="font-mono text-xs break-all" data-testid="call-digest" title="SHA-256 of the skill name, the skill's digest and the canonical args">

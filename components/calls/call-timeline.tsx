@@ -174,7 +174,7 @@ export function CallTimeline({ stream, status }: { stream: CallStream; status: C
               {finished
                 ? "No stderr output."
                 : queued
-                  ? "Queued: the call waits for a free slot. Its stderr appears here once it starts."
+                  ? "Queued: the call waits for a worker that may take it (see above). Its stderr appears here once it starts."
                   : "Waiting for stderr…"}
             </p>
           ) : null
