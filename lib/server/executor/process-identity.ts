@@ -15,13 +15,17 @@ export interface ProcessIdentity {
   procStart: string | null;
 }
 
-/** The current boot's id, or null when /proc does not provide it. */
+let bootId: string | null | undefined;
+
+/** The current boot's id, or null when /proc does not provide it (read once: it is the same until the next boot). */
 export function readBootId(): string | null {
+  if (bootId !== undefined) return bootId;
   try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+    bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
   } catch {
-    return null;
+    bootId = null;
   }
+  return bootId;
 }
 
 /**

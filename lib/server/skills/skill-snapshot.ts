@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { accessSync, utimesSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { CallPlan } from "./call-plan";
@@ -31,10 +32,15 @@ export async function materializeSnapshot(store: string, plan: CallPlan): Promis
   const digest = plan.skill.digest;
   const final = path.join(store, digest);
   const snapshot = (root: string): SkillSnapshot => ({ digest, folder: path.join(root, "folder"), entry: plan.outsideEntry ? path.join(root, "entry") : null });
-  if (await isComplete(final)) {
+  // Two quick system calls on every call's path, made synchronously (no thread-pool round trips).
+  if (isComplete(final)) {
     // The last use, for pruneSnapshots.
     const now = new Date();
-    await fs.utimes(final, now, now).catch(() => undefined);
+    try {
+      utimesSync(final, now, now);
+    } catch {
+      // Pruning may see it as older: it is rewritten if it is ever removed.
+    }
     return snapshot(final);
   }
   await fs.mkdir(store, { recursive: true, mode: STORE_MODE });
@@ -57,9 +63,9 @@ export async function materializeSnapshot(store: string, plan: CallPlan): Promis
   return snapshot(final);
 }
 
-async function isComplete(folder: string): Promise<boolean> {
+function isComplete(folder: string): boolean {
   try {
-    await fs.access(path.join(folder, ".complete"));
+    accessSync(path.join(folder, ".complete"));
     return true;
   } catch {
     return false;
