@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, mkdirSync, readdirSync, renameSync, statSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildSandboxedCommand, releaseCgroupRun, type SandboxHost } from "@/lib/server/executor/sandbox";
@@ -209,6 +210,39 @@ describe("sandbox filesystem: SKILL_SANDBOX_ALLOW_PATHS on real paths (a symlink
     const built = buildSandboxedCommand(host, request(declare({ read: [path.join(allowed, "real")] }), [allowed], [fixture.console]));
     expect(built.openedFds).toHaveLength(1);
     expect(built.args.join(" ")).toContain(`--ro-bind-fd 3 ${path.join(allowed, "real")}`);
+    for (const fd of built.openedFds) closeSync(fd);
+  });
+
+  it("binds a device only when it is a device node on a path only root controls", () => {
+    const fixture = makeConsoleFixture(dirs);
+    const shm = mkdtempSync("/dev/shm/sandbox-test-");
+    dirs.push(shm);
+    const node = path.join(shm, "null");
+    execFileSync("mknod", [node, "c", "1", "3"]);
+    const folder = path.join(shm, "folder");
+    mkdirSync(folder);
+    const devices = (paths: string[], allowed: string[]) => request(declare({ devices: paths }), allowed, [fixture.console]);
+    expect(() => buildSandboxedCommand(host, devices([node], [shm]))).toThrow(
+      `sandbox.devices ${JSON.stringify(node)} lies in /dev/shm, which someone other than root can change: a device is bound by path, so only root may control it`,
+    );
+    expect(() => buildSandboxedCommand(host, devices([folder], [shm]))).toThrow(`sandbox.devices ${JSON.stringify(folder)} is not a device node: a device is bound by path, so only root may control it`);
+    symlinkSync("/", path.join(shm, "root"));
+    expect(() => buildSandboxedCommand(host, devices([path.join(shm, "root")], [shm]))).toThrow("is not a device under /dev/");
+    const built = buildSandboxedCommand(host, devices(["/dev/null"], ["/dev"]));
+    expect(built.args.join(" ")).toContain("--dev-bind /dev/null /dev/null");
+  });
+
+  it("lets an allowed path that is a symlink allow nothing (it could be made to point anywhere)", () => {
+    const fixture = makeConsoleFixture(dirs);
+    const real = makeTempDir(dirs);
+    mkdirSync(path.join(real, "sub"));
+    const link = `${real}-allowed-link`;
+    symlinkSync(real, link);
+    dirs.push(link);
+    expect(() => buildSandboxedCommand(host, request(declare({ read: [path.join(link, "sub")] }), [link], [fixture.console]))).toThrow(
+      `sandbox.read ${JSON.stringify(path.join(link, "sub"))} lies outside SKILL_SANDBOX_ALLOW_PATHS (it resolves to ${JSON.stringify(path.join(real, "sub"))})`,
+    );
+    const built = buildSandboxedCommand(host, request(declare({ read: [path.join(real, "sub")] }), [real], [fixture.console]));
     for (const fd of built.openedFds) closeSync(fd);
   });
 

@@ -1,4 +1,5 @@
-import { closeSync, constants as fsConstants, openSync, readlinkSync, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
 import { declarationRefusal, type SandboxHost } from "./host-capabilities";
 import { readHostRootLayout } from "./host-root-layout";
 import { findInheritableFds } from "./inherited-fds";
@@ -188,9 +189,35 @@ function realHiddenPaths(paths: readonly string[]): Array<{ path: string; real: 
   return entries;
 }
 
-/** The real paths of the allowed roots that exist (a root that does not exist allows nothing). */
+/**
+ * The allowed roots that exist at their own path (real path = the path as written). A root that does
+ * not exist allows nothing, and neither does one that is, or passes through, a symlink: otherwise
+ * anyone able to create it (an allowed path in a world-writable folder, not there yet) could point it
+ * at `/` and allow everything. Operators list real paths.
+ */
 function realAllowedRoots(roots: readonly string[]): string[] {
-  return roots.map(realPathOrNull).filter((real): real is string => real !== null);
+  return roots.filter((root) => path.isAbsolute(root) && realPathOrNull(root) === path.resolve(root)).map((root) => path.resolve(root));
+}
+
+/**
+ * Why a declared device cannot be bound, or null: it must be a character or block device node, and
+ * every folder on its real path must be root's and writable by no one else — bwrap binds devices by
+ * path (there is no --dev-bind-fd), so nobody but root may be able to swap what that path names
+ * between this check and the bind (a symlink to `/` in /dev/shm would bind the host's root).
+ */
+function deviceProblem(real: string): string | null {
+  let stats;
+  try {
+    stats = lstatSync(real);
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+  if (!stats.isCharacterDevice() && !stats.isBlockDevice()) return "is not a device node";
+  for (let dir = path.dirname(real); ; dir = path.dirname(dir)) {
+    const folder = statSync(dir);
+    if (folder.uid !== 0 || (folder.mode & 0o022) !== 0) return `lies in ${dir}, which someone other than root can change`;
+    if (dir === "/") return null;
+  }
 }
 
 /** O_PATH on Linux (x86, arm, riscv): Node does not export it. */
@@ -218,7 +245,11 @@ function resolveDeclared(list: "read" | "write" | "devices", paths: readonly str
     const real = realPathOrNull(target);
     if (real === null) throw new Error(`${label} does not exist on this host`);
     checkDeclaredSource(list, label, target, real, context);
-    if (list === "devices") return { source: real, target };
+    if (list === "devices") {
+      const problem = deviceProblem(real);
+      if (problem !== null) throw new Error(`${label} ${problem}${real === target ? "" : ` (it resolves to ${JSON.stringify(real)})`}: a device is bound by path, so only root may control it`);
+      return { source: real, target };
+    }
     let fd: number;
     try {
       fd = openSync(real, O_PATH | fsConstants.O_NOFOLLOW);
