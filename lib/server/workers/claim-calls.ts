@@ -69,31 +69,37 @@ export function hasFullSandbox(worker: Pick<WorkerRow, "sandbox">): boolean {
 }
 
 /**
- * Drops, for a worker without the full sandbox, the untargeted candidates some live worker WITH it
- * holds the same copy of (DESIGN.md "Workers and the sandbox": what an approver saw — the sandbox —
- * is what the call gets wherever it can; deny when in doubt): such a call waits for that worker. A
- * call naming this worker or one of its labels stays: the requester chose it.
+ * Drops, for a worker without the full sandbox, the candidates some live worker WITH it could take
+ * too — it holds the same copy, and the call names no target or a target that worker also answers to
+ * (DESIGN.md "Workers and the sandbox": what an approver saw — the sandbox — is what the call gets
+ * wherever it can; deny when in doubt). Such a call waits for that worker. Names and labels are not
+ * unique (a worker reports its own), so a weaker worker answering to `local` does not take `local`'s
+ * calls while the sandboxed `local` is live; a target only it answers to stays its own.
  */
-async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[], targeted: (candidate: Candidate) => boolean): Promise<Candidate[]> {
-  if (hasFullSandbox(worker)) return candidates;
-  const open = candidates.filter((candidate) => !targeted(candidate));
-  if (open.length === 0) return candidates;
+async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[]): Promise<Candidate[]> {
+  if (hasFullSandbox(worker) || candidates.length === 0) return candidates;
   const liveSince = new Date(Date.now() - config().leaseMs);
-  const holders = await statements().$queryRaw<Array<{ skill: string; digest: string; sandbox: string }>>`
-    SELECT s."skill", s."digest", w."sandbox"
+  const holders = await statements().$queryRaw<Array<{ skill: string; digest: string; sandbox: string; name: string; labels: string }>>`
+    SELECT s."skill", s."digest", w."sandbox", w."name", w."labels"
     FROM "WorkerSkill" s JOIN "Worker" w ON w."id" = s."workerId"
     WHERE s."available" = ${true} AND w."stoppedAt" IS NULL AND w."lastSeenAt" > ${liveSince} AND w."id" <> ${worker.id}
-      AND s."skill" IN (${Prisma.join([...new Set(open.map((candidate) => candidate.skill))])})`;
-  const sandboxedCopies = new Set(holders.filter((holder) => hasFullSandbox(holder)).map((holder) => `${holder.skill}\0${holder.digest}`));
-  return candidates.filter((candidate) => targeted(candidate) || !sandboxedCopies.has(`${candidate.skill}\0${candidate.skillDigest}`));
+      AND s."skill" IN (${Prisma.join([...new Set(candidates.map((candidate) => candidate.skill))])})`;
+  const sandboxed = holders.filter((holder) => hasFullSandbox(holder));
+  const coveredElsewhere = (candidate: Candidate) =>
+    sandboxed.some(
+      (holder) =>
+        holder.skill === candidate.skill &&
+        holder.digest === candidate.skillDigest &&
+        (candidate.target === null || holder.name === candidate.target || parseLabels(holder.labels).includes(candidate.target)),
+    );
+  return candidates.filter((candidate) => !coveredElsewhere(candidate));
 }
 
 /** Claims what `worker` may take now, up to `capacity`: a compare-and-set per call, so each runs once. */
 async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssignment[]> {
   if (capacity <= 0) return [];
   const claimed: CallAssignment[] = [];
-  const targets = new Set([worker.name, ...parseLabels(worker.labels)]);
-  const candidates = await preferFullSandbox(worker, await claimable(worker, capacity), (candidate) => candidate.target !== null && targets.has(candidate.target));
+  const candidates = await preferFullSandbox(worker, await claimable(worker, capacity));
   for (const candidate of candidates) {
     const leaseUntil = nextLeaseUntil();
     const row = await transitionCall({
