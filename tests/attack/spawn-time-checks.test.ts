@@ -70,6 +70,13 @@ beforeAll(async () => {
   writeSkill(root, "swap_dir", { name: "swap_dir", env_allow: ["MARKER_DIR"] }, 'echo "{}"');
   writeSkill(root, "flip", { name: "flip", env_allow: ["MARKER_DIR"] }, 'touch "$MARKER_DIR/flip-ran"; echo "{}"');
   writeSkill(root, "quick", { name: "quick" }, 'echo "{}"');
+  writeSkill(root, "link_chain", { name: "link_chain" }, 'echo "{}"');
+  const inside = path.join(root, "link_inside");
+  writeSkill(root, "link_inside", { name: "link_inside" }, 'echo "{}"');
+  fs.mkdirSync(path.join(inside, "lib", "deep"), { recursive: true });
+  fs.symlinkSync("lib/deep", path.join(inside, "shortcut"));
+  fs.symlinkSync("shortcut/..", path.join(inside, "up"));
+  fs.symlinkSync(path.join(fs.realpathSync(inside), "lib"), path.join(inside, "absolute"));
   // What a hostile author wants the console to run instead: a file outside every allow-list root.
   fs.writeFileSync(path.join(outside, "run.sh"), '#!/bin/bash\ntouch "$MARKER_DIR/outside-ran"\necho "{}"\n', { mode: 0o755 });
   await reloadRegistry();
@@ -87,6 +94,31 @@ describe("the skill's folder is read again for every call", () => {
     });
     expect(await db().call.count({ where: { skill: "swap_file" } })).toBe(0);
     expect(fs.existsSync(path.join(markers, "outside-ran"))).toBe(false);
+  });
+
+  it("follows a chain of links, each of which looks inside, to where it really ends (out of the folder: refused)", async () => {
+    const folder = path.join(testConsole.root, "link_chain");
+    fs.mkdirSync(path.join(folder, "C"));
+    fs.symlinkSync("..", path.join(folder, "C", "D"));
+    fs.symlinkSync("C/D", path.join(folder, "B"));
+    fs.symlinkSync("B/..", path.join(folder, "A"));
+    fs.symlinkSync("A/..", path.join(folder, "E"));
+    // Read as text, every link stays in the folder; followed as the kernel does, A ends one folder up.
+    // (Node's JavaScript fs.realpathSync gets this wrong — it applies the ".." before following B — so
+    // only the native realpath, which asks the kernel's rules of libc, is used for such checks.)
+    expect(fs.realpathSync.native(path.join(folder, "A"))).toBe(path.dirname(fs.realpathSync.native(folder)));
+    expect(fs.realpathSync(path.join(folder, "A"))).toBe(fs.realpathSync.native(folder));
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/link_chain/calls", { body: {}, params: { name: "link_chain" } });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: { code: "conflict", message: `link_chain cannot run this call: A in ${fs.realpathSync(folder)} is a link out of the skill's folder (to B/..): a call cannot be bound to what it names` },
+    });
+  });
+
+  it("accepts links that really stay inside, through other links too", async () => {
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/link_inside/calls", { body: {}, params: { name: "link_inside" } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { call: Call }).call.status).toBe("succeeded");
   });
 
   it("refuses a call of a skill whose folder was replaced by a symlink leading outside the root, storing nothing", async () => {

@@ -54,7 +54,7 @@ export function findOnPath(name: string, searchPath: string): string | null {
     if (!path.isAbsolute(folder)) continue;
     const candidate = path.join(folder, name);
     try {
-      const real = realpathSync(candidate);
+      const real = realpathSync.native(candidate);
       if (!statSync(real).isFile()) continue;
       accessSync(real, fsConstants.X_OK);
       return candidate;

@@ -195,20 +195,63 @@ async function planScript(skill: Extract<RegisteredSkill, { kind: "native" }>, a
 }
 
 /**
- * Refuses a link in the skill's folder that leads out of it (absolute, or climbing above the folder):
- * the digest covers a link's text, not what it names outside, so a call bound to the folder could run
- * bytes nobody approved (and outside a sandbox they would be reached). The one exception is a link to
- * the subprocess entry `entryPath` (realpath under the same root), whose bytes the digest covers as the
- * outside entry. Throws PlanError naming the link.
+ * Refuses a link in the skill's folder that leads out of it (absolute, or climbing above the folder),
+ * resolved as the kernel would: component by component, following every link it meets on the way
+ * (so a chain of links each of which looks inside — `A -> B/..`, `B -> C/D`, `C/D -> ..` — is
+ * followed to where it really ends). The digest covers a link's text, not what it names outside, so a
+ * call bound to the folder could run bytes nobody approved (and outside a sandbox they would be
+ * reached). The one exception is a link straight to the subprocess entry `entryPath` (realpath under
+ * the same root), whose bytes the digest covers as the outside entry. Throws PlanError naming the link.
  */
 function refuseLinksOut(content: SkillFolderContent, folder: string, entryPath: string | null): void {
+  const byPath = new Map(content.entries.map((entry) => [entry.path, entry]));
   for (const entry of content.entries) {
     if (entry.kind !== "link") continue;
-    const resolved = path.resolve(path.dirname(path.join(folder, entry.path)), entry.target);
-    if (resolved === folder || isUnderRoot(folder, resolved)) continue;
-    if (entryPath !== null && resolved === entryPath) continue;
-    throw new PlanError(`${entry.path} in ${folder} is a link out of the skill's folder (to ${entry.target}): a call cannot be bound to what it names`);
+    if (entryPath !== null && path.resolve(path.dirname(path.join(folder, entry.path)), entry.target) === entryPath) continue;
+    const parent = entry.path.split("/").slice(0, -1);
+    if (resolveInFolder(byPath, folder, parent, entry.target, { links: 0 }) === null) {
+      throw new PlanError(`${entry.path} in ${folder} is a link out of the skill's folder (to ${entry.target}): a call cannot be bound to what it names`);
+    }
   }
+}
+
+/** Most links followed while resolving one link (the kernel's own limit is 40). */
+const MAX_LINKS_FOLLOWED = 40;
+
+/**
+ * Where `target`, read in the folder `from` (components relative to the skill folder), ends up: its
+ * components inside the folder, or null when it leaves the folder (an absolute path elsewhere, a `..`
+ * above the folder, more than MAX_LINKS_FOLLOWED links).
+ */
+function resolveInFolder(byPath: ReadonlyMap<string, SkillFolderEntry>, folder: string, from: readonly string[], target: string, followed: { links: number }): string[] | null {
+  let current: string[];
+  if (path.isAbsolute(target)) {
+    const absolute = path.resolve(target);
+    if (absolute !== folder && !isUnderRoot(folder, absolute)) return null;
+    current = [];
+    target = path.relative(folder, absolute);
+  } else {
+    current = [...from];
+  }
+  for (const part of target.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (current.length === 0) return null;
+      current.pop();
+      continue;
+    }
+    const next = [...current, part];
+    const found = byPath.get(next.join("/"));
+    if (found?.kind === "link") {
+      if (++followed.links > MAX_LINKS_FOLLOWED) return null;
+      const resolved = resolveInFolder(byPath, folder, current, found.target, followed);
+      if (resolved === null) return null;
+      current = resolved;
+    } else {
+      current = next;
+    }
+  }
+  return current;
 }
 
 function findEntry(entries: readonly SkillFolderEntry[], relative: string): SkillFolderEntry | undefined {

@@ -18,7 +18,7 @@ export function findExecutable(candidates: readonly string[]): string | null {
   for (const candidate of candidates) {
     if (!path.isAbsolute(candidate)) continue;
     try {
-      if (!statSync(realpathSync(candidate)).isFile()) continue;
+      if (!statSync(realpathSync.native(candidate)).isFile()) continue;
       accessSync(candidate, constants.X_OK);
       return candidate;
     } catch {
@@ -35,7 +35,7 @@ export function findExecutable(candidates: readonly string[]): string | null {
  * Returns null when it works, else the reason (bwrap's own stderr when it says one). Never throws.
  */
 export async function probeSandbox(host: SandboxHost): Promise<string | null> {
-  const folder = realpathSync(mkdtempSync(path.join(tmpdir(), "sandbox-probe-")));
+  const folder = realpathSync.native(mkdtempSync(path.join(tmpdir(), "sandbox-probe-")));
   let fd: number | null = null;
   try {
     chmodSync(folder, 0o755);
