@@ -1,88 +1,90 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { readProcessIdentity, type ProcessIdentity } from "@/lib/server/executor";
 
-/** Who holds a worker state folder: the worker's name and its process. */
+/** Who holds a worker state folder: the worker's name and its pid (for the refusal's message). */
 interface StateLockOwner {
   name: string;
   pid: number;
-  identity: ProcessIdentity;
 }
 
 /** A worker state folder another live worker holds (two workers must never share one). */
 export class StateFolderInUseError extends Error {}
 
-/** The lock of one state folder, held by this process until `release()`. */
+/** The lock of one state folder, held by this process until `release()` or its death. */
 export interface StateLock {
-  /** Removes the lock file if it is still this process's. Never throws. */
+  /** Lets the lock go (ends its holder process). Never throws. */
   release(): void;
 }
 
 const LOCK_FILE = "worker.lock";
+const OWNER_FILE = "worker.lock.owner";
+/** flock's exit code when the lock is taken (--conflict-exit-code). */
+const BUSY = 75;
 
 /**
- * Takes `<stateDir>/worker.lock` for this process (DESIGN.md "Workers and the sandbox": a worker kills
+ * Takes the state folder's lock for this process (DESIGN.md "Workers and the sandbox": a worker kills
  * at start what a previous run of it left, from the records in its state folder — so a second live
- * worker on the same folder would kill the first one's running calls). The file (mode 0600) names the worker, its pid and the process's identity (boot id, start time); a lock
- * whose process is gone or is another process now is stale and taken over. Throws
- * StateFolderInUseError naming the live holder and WORKER_STATE_DIR; file-system errors as they are.
+ * worker on the same folder would kill the first one's running calls). The lock is the kernel's:
+ * `flock(1)` (util-linux) holds an exclusive flock on `<stateDir>/worker.lock` for as long as its child
+ * `cat` reads this process's pipe, so it is released when this process ends however it ends (even by
+ * kill -9) and can never go stale, and two workers starting at once cannot both get it. The holder's
+ * name and pid are written beside it for the refusal's message. Resolves the lock; rejects with
+ * StateFolderInUseError naming the holder and WORKER_STATE_DIR, or Error when flock cannot run.
  */
-export function acquireStateLock(stateDir: string, workerName: string): StateLock {
+export async function acquireStateLock(stateDir: string, workerName: string): Promise<StateLock> {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const file = path.join(stateDir, LOCK_FILE);
-  const mine: StateLockOwner = { name: workerName, pid: process.pid, identity: readProcessIdentity(process.pid) };
-  // Written whole first, then linked into place: link(2) fails if the lock exists, so no reader ever
-  // sees a half-written lock and two starting workers cannot both create it.
-  const staged = `${file}.${process.pid}.tmp`;
-  writeFileSync(staged, JSON.stringify(mine), { mode: 0o600 });
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        linkSync(staged, file);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 2) throw error;
-      }
-      const holder = readOwner(file);
-      if (holder !== null && isAlive(holder)) {
-        throw new StateFolderInUseError(
-          `the worker state folder ${stateDir} is in use by worker ${holder.name} (pid ${holder.pid}); give each worker its own WORKER_STATE_DIR (e.g. WORKER_STATE_DIR=./data/worker-${workerName})`,
-        );
-      }
-      // Stale (its process is gone, or the pid is another process now): taken over.
-      rmSync(file, { force: true });
+  const lockFile = path.join(stateDir, LOCK_FILE);
+  const ownerFile = path.join(stateDir, OWNER_FILE);
+  const holder = spawn("flock", ["--nonblock", "--conflict-exit-code", String(BUSY), lockFile, "sh", "-c", "echo locked; exec cat >/dev/null"], {
+    stdio: ["pipe", "pipe", "ignore"],
+    env: { PATH: "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv,
+  });
+  holder.stdin!.on("error", () => undefined);
+  const outcome = await new Promise<"locked" | { code: number | null; error?: Error }>((resolve) => {
+    let text = "";
+    holder.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes("locked\n")) resolve("locked");
+    });
+    holder.once("error", (error) => resolve({ code: null, error }));
+    holder.once("exit", (code) => resolve({ code }));
+  });
+  if (outcome !== "locked") {
+    if (outcome.code === BUSY) {
+      const owner = readOwner(ownerFile);
+      const who = owner ? `worker ${owner.name} (pid ${owner.pid})` : "another worker";
+      throw new StateFolderInUseError(
+        `the worker state folder ${stateDir} is in use by ${who}; give each worker its own WORKER_STATE_DIR (e.g. WORKER_STATE_DIR=./data/worker-${workerName})`,
+      );
     }
-  } finally {
-    rmSync(staged, { force: true });
+    const why = outcome.error ? ((outcome.error as NodeJS.ErrnoException).code === "ENOENT" ? "flock (util-linux) is not installed" : outcome.error.message) : `flock exited with ${outcome.code}`;
+    throw new Error(`the worker state folder ${stateDir} cannot be locked: ${why}`);
   }
+  // Only the lock's holder writes this, whole (renamed into place).
+  const staged = `${ownerFile}.${process.pid}.tmp`;
+  writeFileSync(staged, JSON.stringify({ name: workerName, pid: process.pid } satisfies StateLockOwner), { mode: 0o600 });
+  renameSync(staged, ownerFile);
+  // The holder must not keep this process's event loop alive on its own.
+  unref(holder);
   return {
     release() {
-      const holder = readOwner(file);
-      if (holder?.pid !== process.pid || holder.identity.procStart !== mine.identity.procStart) return;
-      try {
-        unlinkSync(file);
-      } catch {
-        // Gone already.
-      }
+      if (readOwner(ownerFile)?.pid === process.pid) rmSync(ownerFile, { force: true });
+      holder.stdin!.end();
     },
   };
+}
+
+function unref(child: ChildProcess): void {
+  child.unref();
+  for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
 }
 
 function readOwner(file: string): StateLockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(file, "utf8")) as StateLockOwner;
-    return Number.isInteger(owner.pid) && owner.identity ? owner : null;
+    return typeof owner.name === "string" && Number.isInteger(owner.pid) ? owner : null;
   } catch {
-    // Unreadable (locks are linked in whole, so not half-written): it names no live process.
     return null;
   }
-}
-
-/** Whether the lock's process is still the one that wrote it (same boot, same start time). */
-function isAlive(owner: StateLockOwner): boolean {
-  if (owner.pid === process.pid) return false;
-  const now = readProcessIdentity(owner.pid);
-  if (now.procStart === null) return false;
-  if (owner.identity.bootId !== null && now.bootId !== null && owner.identity.bootId !== now.bootId) return false;
-  return owner.identity.procStart === null || owner.identity.procStart === now.procStart;
 }

@@ -84,7 +84,7 @@ export class Worker {
     const joinHint = this.host.mode === "bwrap" && this.host.cgroups.own.unified !== null ? cgroupJoinHintOfHost() : null;
     if (joinHint) this.log(`worker: note: ${joinHint}`);
     // Before anything of the folder is used: a second live worker on it would kill this one's calls.
-    this.stateLock = acquireStateLock(config.stateDir, config.name);
+    this.stateLock = await acquireStateLock(config.stateDir, config.name);
     const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
     if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);
     const snapshots = await prepareSnapshotStore(config.stateDir, this.host.mode === "bwrap" ? this.host.uid : null);

@@ -217,7 +217,7 @@ describe("a worker without the whole sandbox", () => {
     const { call: chosen } = (await (await requestCall("hello", { args: {}, target: "open" })).json()) as { call: Call };
     expect(chosen).toMatchObject({ status: "succeeded", worker: "open", sandbox: { mode: "none" } });
     // A weaker worker that answers to the sandboxed worker's name (names and labels are self-reported) does not take its calls.
-    await startTestWorker({ WORKER_NAME: "boxed", WORKER_LABELS: "boxed", SKILL_SANDBOX: "none" });
+    await startTestWorker({ WORKER_NAME: "boxed", WORKER_LABELS: "boxed", SKILL_SANDBOX: "none", WORKER_STATE_DIR: path.join(testConsole.dir, "impostor-state") });
     for (let round = 0; round < 6; round++) {
       const { call } = (await (await requestCall("hello", { args: {}, target: "boxed" })).json()) as { call: Call };
       expect(call, call.error ?? "").toMatchObject({ status: "succeeded", worker: "boxed", sandbox: { mode: "bwrap" } });
