@@ -71,6 +71,10 @@ beforeAll(async () => {
   writeSkill(root, "flip", { name: "flip", env_allow: ["MARKER_DIR"] }, 'touch "$MARKER_DIR/flip-ran"; echo "{}"');
   writeSkill(root, "quick", { name: "quick" }, 'echo "{}"');
   writeSkill(root, "link_chain", { name: "link_chain" }, 'echo "{}"');
+  // A skill whose entry lives outside its folder (under the same root), in a folder that will be swapped.
+  fs.mkdirSync(path.join(root, "shared_tools"));
+  fs.writeFileSync(path.join(root, "shared_tools", "tool.sh"), '#!/bin/bash\necho "{}"\n', { mode: 0o755 });
+  writeSkill(root, "outside_entry", { name: "outside_entry", entry: "../shared_tools/tool.sh" }, 'echo "{}"');
   const inside = path.join(root, "link_inside");
   writeSkill(root, "link_inside", { name: "link_inside" }, 'echo "{}"');
   fs.mkdirSync(path.join(inside, "lib", "deep"), { recursive: true });
@@ -113,6 +117,22 @@ describe("the skill's folder is read again for every call", () => {
     expect(await response.json()).toEqual({
       error: { code: "conflict", message: `link_chain cannot run this call: A in ${fs.realpathSync(folder)} is a link out of the skill's folder (to B/..): a call cannot be bound to what it names` },
     });
+  });
+
+  it("refuses an entry outside the folder whose parent folder was swapped for a link, hashing nothing there", async () => {
+    const secret = path.join(testConsole.dir, "secret-tools");
+    fs.mkdirSync(secret, { mode: 0o700 });
+    fs.writeFileSync(path.join(secret, "tool.sh"), "#!/bin/bash\n# the-secret\necho '{}'\n", { mode: 0o700 });
+    const shared = path.join(testConsole.root, "shared_tools");
+    fs.renameSync(shared, `${shared}.real`);
+    fs.symlinkSync(secret, shared);
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/outside_entry/calls", { body: {}, params: { name: "outside_entry" } });
+    expect(response.status).toBe(409);
+    const real = path.join(fs.realpathSync(testConsole.root), "shared_tools", "tool.sh");
+    expect(await response.json()).toEqual({
+      error: { code: "conflict", message: `outside_entry cannot run this call: entry ${real} now resolves to ${path.join(fs.realpathSync(secret), "tool.sh")}: a folder on its path was replaced by a link` },
+    });
+    expect(await db().call.count({ where: { skill: "outside_entry" } })).toBe(0);
   });
 
   it("accepts links that really stay inside, through other links too", async () => {

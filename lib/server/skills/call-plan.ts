@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { constants as fsConstants } from "node:fs";
+import { constants as fsConstants, readlinkSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { chooseInterpreter } from "../executor/script-interpreter";
@@ -141,6 +141,10 @@ async function readOutsideEntry(entryPath: string, root: string, keepBytes: bool
     throw new PlanError(`entry ${entryPath} cannot be opened: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   try {
+    // O_NOFOLLOW guards the last component only: a folder on the path swapped for a link shows in
+    // what the descriptor names, and such a file is refused, never hashed.
+    const opened = readlinkSync(`/proc/self/fd/${handle.fd}`);
+    if (opened !== entryPath) throw new PlanError(`entry ${entryPath} now resolves to ${opened}: a folder on its path was replaced by a link`);
     const stats = await handle.stat();
     if (!stats.isFile()) throw new PlanError(`entry ${entryPath} is no longer a regular file`);
     if ((stats.mode & 0o111) === 0) throw new PlanError(`entry ${entryPath} is not executable`);
