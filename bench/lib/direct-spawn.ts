@@ -25,7 +25,7 @@ import { childEnvironment } from "@/lib/server/skills/child-environment";
 import type { RegisteredSkill } from "@/lib/server/skills/registered-skill";
 import { sandboxAllowedRoots, sandboxHiddenPaths } from "@/lib/server/skills/sandbox-allowance";
 import { materializeSnapshot, type SkillSnapshot } from "@/lib/server/skills/skill-snapshot";
-import { describeCallSandbox, SANDBOX_HOME } from "@/lib/worker/run-assignment";
+import { describeCallSandbox, SANDBOX_HOME, sandboxRequestOf } from "@/lib/worker/run-assignment";
 import { scanCatalog } from "@/lib/worker/skill-catalog";
 import { prepareSnapshotStore } from "@/lib/worker/snapshot-store";
 
@@ -141,17 +141,7 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
       const cgroup = await CallCgroup.create(host, `bench-direct-${process.pid}-${++counter}`, limits);
       try {
         const binds = [{ fd: openBindFd(snapshot.folder), target: plan.folder }];
-        const built = buildSandboxedCommand(host, {
-          command: plan.command,
-          args: plan.args,
-          cwd: plan.folder,
-          env: childEnvironment(skill, { home: SANDBOX_HOME }),
-          binds,
-          declaration: skill.sandbox,
-          hiddenPaths,
-          home: SANDBOX_HOME,
-          allowedRoots: allowedRootsOf(skill),
-        });
+        const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRootsOf(skill)));
         const wrapped = cgroup.wrapCommand({ command: built.command, args: built.args });
         const child = startProcess(
           { ...spec(wrapped.command, wrapped.args, "/", built.env, stdin, skill.timeoutSeconds), extraFds: built.extraFds, containment: cgroup.containment() },
@@ -184,17 +174,7 @@ export async function createDirectSpawner(options: DirectSpawnerOptions): Promis
     bwrapArgv(name) {
       const { skill, plan } = lookup(name);
       // Descriptor numbers do not appear in the arguments (binds become fd 3, 4, …): nothing is opened.
-      const built = buildSandboxedCommand(host, {
-        command: plan.command,
-        args: plan.args,
-        cwd: plan.folder,
-        env: childEnvironment(skill, { home: SANDBOX_HOME }),
-        binds: [{ fd: -1, target: plan.folder }],
-        declaration: skill.sandbox,
-        hiddenPaths,
-        home: SANDBOX_HOME,
-        allowedRoots: allowedRootsOf(skill),
-      });
+      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, [{ fd: -1, target: plan.folder }], hiddenPaths, allowedRootsOf(skill)));
       for (const fd of built.openedFds) closeSync(fd);
       return host.dropsPrivileges ? built.args.slice(built.args.indexOf("--") + 1) : [built.command, ...built.args];
     },

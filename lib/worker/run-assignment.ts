@@ -7,7 +7,7 @@ import { SCRIPT_SYSTEM_PATH } from "@/lib/server/env";
 import { interpretScriptOutcome, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "@/lib/server/executor";
 import { CallCgroup } from "@/lib/server/executor/sandbox/call-cgroup";
 import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
-import { buildSandboxedCommand } from "@/lib/server/executor/sandbox/sandbox-command";
+import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
 import { sandboxUnusableReason, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-plan";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
@@ -222,17 +222,7 @@ function commandFor(
     const binds = [{ fd: openBindFd(snapshot.folder), target: plan.folder }];
     try {
       if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
-      const built = buildSandboxedCommand(host, {
-        command: plan.command,
-        args: plan.args,
-        cwd: plan.folder,
-        env: childEnvironment(skill, { home: SANDBOX_HOME }),
-        binds,
-        declaration: skill.sandbox,
-        hiddenPaths: [...hiddenPaths],
-        home: SANDBOX_HOME,
-        allowedRoots,
-      });
+      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots));
       // bwrap's own working folder does not matter: it changes into the skill's folder inside.
       return { ...built, cwd: "/", bindFds: [...binds.map((bind) => bind.fd), ...built.openedFds] };
     } catch (error) {
@@ -245,6 +235,26 @@ function commandFor(
   const inSnapshot = (value: string) => (value === plan.folder || value.startsWith(`${plan.folder}${path.sep}`) ? path.join(snapshot.folder, path.relative(plan.folder, value)) : value);
   const command = plan.outsideEntry && snapshot.entry && plan.command === plan.outsideEntry.realpath ? snapshot.entry : inSnapshot(plan.command);
   return { command, args: plan.args.map(inSnapshot), cwd: snapshot.folder, env: childEnvironment(skill, { home: null }), extraFds: [], bindFds: [] };
+}
+
+/**
+ * The sandbox request of one call (what buildSandboxedCommand gets): the plan's program at the skill's
+ * own paths, the skill's environment with the private HOME, the snapshot `binds`, the skill's
+ * declaration, the hidden paths and the allowed roots. Shared with the benchmark's baseline spawner
+ * (bench/lib/direct-spawn.ts), so both run the same command. Pure.
+ */
+export function sandboxRequestOf(plan: CallPlan, skill: RegisteredSkill, binds: SandboxRequest["binds"], hiddenPaths: readonly string[], allowedRoots: readonly string[] | null): SandboxRequest {
+  return {
+    command: plan.command,
+    args: plan.args,
+    cwd: plan.folder,
+    env: childEnvironment(skill, { home: SANDBOX_HOME }),
+    binds,
+    declaration: skill.sandbox,
+    hiddenPaths: [...hiddenPaths],
+    home: SANDBOX_HOME,
+    allowedRoots,
+  };
 }
 
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {
