@@ -23,7 +23,8 @@ const FORBIDDEN_FILES = ["lib/server/db.ts"];
 const SOURCE_DIRS = ["lib", "package.json", "package-lock.json"];
 const API_SOURCE_DIRS = ["lib", "app/api", "package.json", "package-lock.json"];
 
-function newestMtime(entry) {
+/** The newest modification time (ms) of `entry` and, for a folder, of everything below it; 0 when it does not exist. */
+export function newestMtime(entry) {
   let stat;
   try {
     stat = fs.statSync(entry);
@@ -41,7 +42,7 @@ function newestMtime(entry) {
  * resolves under `require` but not under Node's ESM loader, which the bundle runs in; such imports are
  * kept external with the file's extension added (`ajv/dist/2019.js`).
  */
-const deepImportExtensions = {
+export const deepImportExtensions = {
   name: "deep-import-extensions",
   setup(build) {
     const requireFromRoot = createRequire(path.join(root, "package.json"));

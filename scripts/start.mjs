@@ -15,7 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildConsoleApi, buildWorker } from "./build-bundles.mjs";
+import { buildConsoleApi, buildWorker, newestMtime } from "./build-bundles.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
@@ -30,19 +30,6 @@ const port = process.env.PORT?.trim() || "3000";
 
 /** Sources whose change makes the production build stale. */
 const SOURCES = ["app", "components", "lib", "instrumentation.ts", "proxy.ts", "prisma/schema.prisma", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-
-function newestMtime(entry) {
-  let stat;
-  try {
-    stat = fs.statSync(entry);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
 
 /** Runs a command to its end; on failure calls `onFailure` (e.g. to undo an edit) and exits with its code. */
 function run(command, args, what, onFailure = () => {}) {

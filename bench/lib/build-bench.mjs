@@ -1,50 +1,17 @@
 /**
  * Bundles the benchmark's TypeScript helpers (bench/lib/*.ts, which import the project's own modules)
- * into `.bench-build/<name>.mjs` with esbuild, the way scripts/build-worker.mjs bundles the worker:
+ * into `.bench-build/<name>.mjs` with esbuild, the way scripts/build-bundles.mjs bundles the worker (its plugin and staleness check):
  * one ESM file for Node 20, the project's `@/` imports bundled in, npm packages left as imports of
  * node_modules (a deep import of a CommonJS package gets its file extension, as Node's ESM loader
  * needs). Skips the build when the output is newer than bench/lib and lib/.
  */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { deepImportExtensions, newestMtime } from "../../scripts/build-bundles.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const outDir = path.join(root, ".bench-build");
-
-function newestMtime(entry) {
-  let stat;
-  try {
-    stat = fs.statSync(entry);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  return newest;
-}
-
-/** Same rule as scripts/build-worker.mjs: `ajv/dist/2019` stays external as `ajv/dist/2019.js`. */
-const deepImportExtensions = {
-  name: "deep-import-extensions",
-  setup(build) {
-    const requireFromRoot = createRequire(path.join(root, "package.json"));
-    build.onResolve({ filter: /^[^./][^:]*\/[^@]/ }, (args) => {
-      if (/\.[cm]?js$/.test(args.path)) return undefined;
-      let resolved;
-      try {
-        resolved = requireFromRoot.resolve(args.path);
-      } catch {
-        return undefined;
-      }
-      const extension = path.extname(resolved);
-      if (resolved.endsWith(`${args.path.split("/").pop()}${extension}`)) return { path: `${args.path}${extension}`, external: true };
-      return undefined;
-    });
-  },
-};
 
 /**
  * Builds bench/lib/<name>.ts into .bench-build/<name>.mjs unless fresh and returns the output's
