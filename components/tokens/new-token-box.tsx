@@ -2,7 +2,7 @@
 
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 
 /**
  * The secret of a token just created, in a copyable box with the warning that it is shown only now
@@ -20,17 +20,7 @@ export function NewTokenBox({ token, name, persona, onDismiss }: { token: string
         </Button>
       }
     >
-      <div className="mt-1 flex flex-wrap items-center gap-2">
-        <input
-          readOnly
-          aria-label="New API token"
-          value={token}
-          onFocus={(event) => event.currentTarget.select()}
-          className="h-8 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-2.5 font-mono text-[13px] text-zinc-900 focus:ring-2 focus:ring-blue-500/20 focus:outline-none"
-          data-testid="new-token"
-        />
-        <CopyButton size="sm" label="Copy token" getText={() => token} />
-      </div>
+      <OneTimeSecret value={token} label="New API token" testId="new-token" />
     </Alert>
   );
 }

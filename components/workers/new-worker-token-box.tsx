@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import type { WorkerTokenInfo } from "@/lib/types/worker";
 
 /** The command that starts a worker with `token` against the console at `origin` (DESIGN.md: `npm run worker`). */
@@ -21,19 +22,7 @@ export function NewWorkerTokenBox({ token, workerToken, onDismiss }: { token: st
   const command = workerCommand(origin, token);
   return (
     <Alert tone="warning" live title={`Worker token “${workerToken.name}” created. Copy it now: it will not be shown again.`} data-testid="new-worker-token-box">
-      <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
-        <input
-          readOnly
-          aria-label="New worker token"
-          value={token}
-          onFocus={(event) => event.currentTarget.select()}
-          className="h-8 w-full min-w-0 rounded-md border border-amber-300 bg-white px-2.5 font-mono text-[13px] text-zinc-900 focus:ring-2 focus:ring-blue-500/20 focus:outline-none sm:flex-1"
-          data-testid="new-worker-token"
-        />
-        <span className="shrink-0">
-          <CopyButton size="sm" label="Copy token" getText={() => token} />
-        </span>
-      </div>
+      <OneTimeSecret value={token} label="New worker token" testId="new-worker-token" />
       <p className="mt-3">Start a worker with it from a checkout of the console on the worker&apos;s host:</p>
       <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-start">
         {/* Wrapped, not scrolled: the whole command stays readable on a phone. */}

@@ -255,12 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     databaseUrl,
     host: env.HOST && env.HOST.trim() !== "" ? env.HOST.trim() : "127.0.0.1",
     port: positiveInt(env, "PORT", 3000, 65535),
-    defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
-    killGraceMs: positiveInt(env, "SKILL_KILL_GRACE_MS", 2000),
-    exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
-    stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
-    stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
-    stderrLineLimit: positiveInt(env, "SKILL_STDERR_LINE_LIMIT", 250_000),
+    ...processLimitsOf(env),
     argsLimitBytes: positiveInt(env, "SKILL_ARGS_LIMIT_BYTES", 8 * 1024 * 1024),
     maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
     leaseMs,
@@ -287,6 +282,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
 /** The SQLite file of a `file:` URL (its folder is hidden from every sandbox), or null for another database. */
 function sqliteFileOf(url: string): string | null {
   return url.startsWith("file:") ? sqlitePathOf(url) : null;
+}
+
+/**
+ * The settings of how a call's process is run and bounded, which the console and its workers read the
+ * same way (one place for the defaults: SKILL_DEFAULT_TIMEOUT_SECONDS 30, SKILL_KILL_GRACE_MS 2000,
+ * SKILL_EXIT_DRAIN_MS 300, SKILL_STDOUT_LIMIT_BYTES 4 MiB, SKILL_STDERR_LIMIT_BYTES 8 MiB,
+ * SKILL_STDERR_LINE_LIMIT 250,000). Throws ConfigError naming a bad variable.
+ */
+function processLimitsOf(env: NodeJS.ProcessEnv): Pick<ConsoleConfig, "defaultTimeoutSeconds" | "killGraceMs" | "exitDrainMs" | "stdoutLimitBytes" | "stderrLimitBytes" | "stderrLineLimit"> {
+  return {
+    defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
+    killGraceMs: positiveInt(env, "SKILL_KILL_GRACE_MS", 2000),
+    exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
+    stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
+    stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
+    stderrLineLimit: positiveInt(env, "SKILL_STDERR_LINE_LIMIT", 250_000),
+  };
 }
 
 function skillFolderLimitsOf(env: NodeJS.ProcessEnv): SkillFolderLimits {
@@ -356,12 +368,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
     stateDir,
     skillRoots,
     skillsPath,
-    defaultTimeoutSeconds: positiveInt(env, "SKILL_DEFAULT_TIMEOUT_SECONDS", 30),
-    killGraceMs: positiveInt(env, "SKILL_KILL_GRACE_MS", 2000),
-    exitDrainMs: positiveInt(env, "SKILL_EXIT_DRAIN_MS", 300),
-    stdoutLimitBytes: positiveInt(env, "SKILL_STDOUT_LIMIT_BYTES", 4 * 1024 * 1024),
-    stderrLimitBytes: positiveInt(env, "SKILL_STDERR_LIMIT_BYTES", 8 * 1024 * 1024),
-    stderrLineLimit: positiveInt(env, "SKILL_STDERR_LINE_LIMIT", 250_000),
+    ...processLimitsOf(env),
     scriptInterpreters: scriptInterpretersOf(env),
     skillFolderLimits: skillFolderLimitsOf(env),
     sandbox: sandboxSettingsOf(env),

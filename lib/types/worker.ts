@@ -144,23 +144,15 @@ export interface FinishReport {
   sandbox?: CallSandbox;
 }
 
-/** A worker as `GET /api/v1/workers` lists it. */
-export interface WorkerInfo {
+/** A worker as `GET /api/v1/workers` lists it: what it registered (its labels merged with its token's), and its state. */
+export interface WorkerInfo extends WorkerRegistration {
   id: string;
-  name: string;
-  labels: string[];
-  host: string;
-  version: string;
-  pid: number | null;
-  concurrency: number;
-  sandbox: WorkerSandbox;
   registeredAt: string;
   lastSeenAt: string;
   /** live: heard from within its lease; lost: silent longer; stopped: said goodbye or was cut off. */
   state: "live" | "lost" | "stopped";
   running: number;
   token: { id: string; name: string; local: boolean };
-  skills: WorkerSkillReport[];
   /** Skills whose copy here has another digest than the console's (drift), by name. */
   drifted: string[];
 }
