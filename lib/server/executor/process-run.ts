@@ -4,7 +4,7 @@ import { BoundedBuffer } from "./bounded-buffer";
 import { readProcessIdentity } from "./process-identity";
 import { terminateGroup, type GroupTermination } from "./process-group";
 import type { ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess } from "./process-types";
-import type { ExecaChild } from "./start-process";
+import type { SpawnedChild } from "./start-process";
 import { StderrLines } from "./stderr-lines";
 
 /** setTimeout fires at once for delays above 2^31-1 ms, so longer timeouts are clamped to this. */
@@ -14,7 +14,7 @@ type StopReason = Exclude<ProcessEnd, "exited" | "spawn_failed">;
 
 /**
  * One spawned process group, from spawn to its outcome (used by startProcess, which documents the
- * rules). Takes the spec, the hooks, the execa subprocess, its pid (= pgid) and the spawn time from
+ * rules). Takes the spec, the hooks, the spawned child, its pid (= pgid) and the spawn time from
  * performance.now(); wires the pipes and the timeout at construction and exposes the RunningProcess
  * as `handle`. Never throws.
  */
@@ -33,7 +33,7 @@ export class ProcessRun {
   constructor(
     private readonly spec: ProcessSpec,
     hooks: ProcessHooks,
-    private readonly child: ExecaChild,
+    private readonly child: SpawnedChild,
     private readonly pid: number,
     private readonly startedAt: number,
   ) {
@@ -63,8 +63,6 @@ export class ProcessRun {
     // The child may exit without reading its stdin: EPIPE here is normal and must not crash the console.
     for (const stream of [stdin, stdout, stderr]) stream.on("error", () => undefined);
     stdin.end(spec.stdin);
-    // execa's own promise settles once the streams end; its result is not needed (reject: false).
-    child.then(undefined, () => undefined);
 
     this.timer = setTimeout(() => this.stop("timed_out"), Math.min(Math.max(spec.timeoutMs, 0), MAX_TIMER_MS));
     this.handle = { pid, pgid: pid, cancel: () => this.stop("cancelled"), done: this.run() };

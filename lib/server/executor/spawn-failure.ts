@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 
 /**
  * A readable reason why `spec.command` could not be started (DESIGN.md "Subprocess skills": a call
- * that cannot start fails with a clear error). `failure` is the execa result of a failed spawn (it
- * carries the errno `code`) or an error thrown by execa itself. Returns e.g.
+ * that cannot start fails with a clear error). `failure` is the `error` a child that could not start
+ * emitted (it carries the errno `code`) or an error node:child_process threw. Returns e.g.
  * `cannot start /s/run.sh: permission denied, is it executable? (EACCES)`. Never throws.
  */
 export function describeSpawnFailure(failure: unknown, spec: { command: string; cwd: string }): string {

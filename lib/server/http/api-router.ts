@@ -98,7 +98,11 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
       return true;
     }
     const abort = new AbortController();
-    response.on("close", () => abort.abort());
+    // "close" also follows a finished answer: only a client that left before the end aborts (and an
+    // abort is not free: it builds a DOMException with its stack).
+    response.on("close", () => {
+      if (!response.writableFinished) abort.abort();
+    });
     const host = request.headers.host ?? "127.0.0.1";
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {

@@ -15,19 +15,44 @@ export interface HostRootLayout {
   resolvConfTarget: string | null;
 }
 
+/** Longest a layout read is reused, in ms, even while / and /etc look unchanged (a symlink further down may have moved). */
+const LAYOUT_REUSE_MS = 10_000;
+
+let lastRead: { key: string; at: number; layout: HostRootLayout } | null = null;
+
 /**
  * Reads how the host lays out /bin, /sbin, /lib* and /etc/resolv.conf (DESIGN.md "Workers and the
  * sandbox": read-only /usr, /bin, /lib*, /etc). A symlink whose real target lies in /usr is kept as
  * the same symlink (its text, e.g. `usr/bin`); any other entry is bound from its real folder. Missing
- * entries are left out. Never throws.
+ * entries are left out. The last read is reused (every sandboxed call asks) while / and /etc keep
+ * their inode, mtime and ctime — adding, removing or replacing an entry changes them — for at most
+ * LAYOUT_REUSE_MS. Only root can change either folder. Never throws.
  */
 export function readHostRootLayout(): HostRootLayout {
+  const key = layoutKey();
+  const now = performance.now();
+  if (key !== null && lastRead !== null && lastRead.key === key && now - lastRead.at < LAYOUT_REUSE_MS) return lastRead.layout;
   const systemEntries: SystemEntry[] = [];
   for (const entry of SYSTEM_ENTRIES) {
     const described = describeEntry(entry);
     if (described !== null) systemEntries.push(described);
   }
-  return { systemEntries, resolvConfTarget: resolvConfTarget() };
+  const layout = { systemEntries, resolvConfTarget: resolvConfTarget() };
+  lastRead = key === null ? null : { key, at: now, layout };
+  return layout;
+}
+
+function layoutKey(): string | null {
+  try {
+    return ["/", "/etc"]
+      .map((folder) => {
+        const stats = lstatSync(folder, { bigint: true });
+        return `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+      })
+      .join("/");
+  } catch {
+    return null;
+  }
 }
 
 function describeEntry(entry: string): SystemEntry | null {
