@@ -5,8 +5,9 @@
  * route handlers straight from node:http (.console/api.mjs: lib/server/http/api-router.ts, the same
  * handlers without Next.js's request pipeline), behind a plain node:http server, so every request
  * can carry a client address the client cannot forge — `x-skill-console-peer`, set from the TCP socket
- * after any copy the client sent is dropped (scripts/peer-address.mjs; the sign-in rate limit relies on
- * it). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
+ * after any copy the client sent is dropped, with every forwarded header (X-Forwarded-Host, …) dropped
+ * too unless the peer is a proxy CONSOLE_TRUSTED_PROXIES names (scripts/peer-address.mjs; the sign-in
+ * rate limit and the Origin check rely on it; an unparsable setting stops the server). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
  * `GET /api/v1/auth/session` so the console starts at once (first loader scan, default persona, first
  * admin with its password printed once) instead of at the first visitor, then starts the local worker
  * (scripts/local-worker.mjs; CONSOLE_LOCAL_WORKER=false leaves calls to remote workers). Secrets come
@@ -20,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import fs from "node:fs";
 import { buildWorker } from "./build-bundles.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
-import { selfUrl, stampPeerAddress } from "./peer-address.mjs";
+import { parseTrustedProxies, selfUrl, stampPeerAddress } from "./peer-address.mjs";
 
 process.umask(0o077);
 // Secrets handed over a pipe by start.mjs (fd 3, one JSON line), kept off the environment; read
@@ -52,6 +53,15 @@ const port = Number(process.env.PORT?.trim() || "3000");
 /** How long open connections (event streams) may stay after a stop signal before they are cut, in ms. */
 const CLOSE_GRACE_MS = 3000;
 
+let trustedProxies;
+try {
+  trustedProxies = parseTrustedProxies(process.env.CONSOLE_TRUSTED_PROXIES);
+} catch (error) {
+  console.error(`console-server: ${error.message}`);
+  process.exit(1);
+}
+if (trustedProxies.list) console.log(`console-server: forwarded headers are believed only from ${trustedProxies.entries.join(", ")} (CONSOLE_TRUSTED_PROXIES)`);
+
 const app = next({ dev, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
@@ -62,7 +72,7 @@ const upgrade = dev ? app.getUpgradeHandler() : null;
 const api = dev ? null : (await import(path.join(root, ".console", "api.mjs"))).handleApiRequest;
 
 const server = http.createServer((request, response) => {
-  stampPeerAddress(request);
+  stampPeerAddress(request, trustedProxies);
   const served = api ? api(request, response) : Promise.resolve(false);
   served
     .then((done) => (done ? undefined : handle(request, response)))
@@ -75,7 +85,7 @@ const server = http.createServer((request, response) => {
 if (upgrade) {
   // Hot reloading in development talks over a WebSocket.
   server.on("upgrade", (request, socket, head) => {
-    stampPeerAddress(request);
+    stampPeerAddress(request, trustedProxies);
     upgrade(request, socket, head).catch(() => socket.destroy());
   });
 }

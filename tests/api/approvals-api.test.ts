@@ -144,6 +144,25 @@ describe("dual-sign approvals", () => {
     expect(runs()).toBe(2);
   });
 
+  it("voids a demoted signer's signature for good: re-promoted, it still does not count, nor can they sign again", async () => {
+    const flipped = await createPerson("approver");
+    const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
+    expect((await sign(approvalId!, flipped.headers)).status).toBe(200);
+    const user = await db().user.findUniqueOrThrow({ where: { email: flipped.email } });
+    const setRole = (role: string) => invoke(userRoute.PATCH, `/api/v1/users/${user.id}`, { method: "PATCH", body: { role }, params: { id: user.id } });
+    expect((await setRole("operator")).status).toBe(200);
+    expect((await setRole("approver")).status).toBe(200);
+    const [voided] = await db().auditEvent.findMany({ where: { action: "approval.signatures_voided" }, orderBy: { id: "desc" }, take: 1 });
+    expect(JSON.parse(voided!.details)).toEqual({ email: flipped.email, reason: `${flipped.email} was demoted from approver to operator`, approvals: [approvalId] });
+    const again = await sign(approvalId!, flipped.headers);
+    expect(again.status).toBe(409);
+    expect(await errorOf(again)).toEqual({ code: "conflict", message: `your signature on approval ${approvalId} was voided (${flipped.email} was demoted from approver to operator); it cannot be given again` });
+    // One more signature would have approved it if the old one counted again.
+    const afterB = await sign(approvalId!, approverB.headers);
+    expect(await approvalOf(afterB)).toMatchObject({ status: "pending", signatures: [{ by: approverB.email }] });
+    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("awaiting_approval");
+  });
+
   it("never lets the owner of the agent's token sign the agent's call", async () => {
     const token = await createToken("dual", approverA.headers, "night-bot");
     const { call, approvalId } = await requestWaitingCall("wiper", "dual", token);

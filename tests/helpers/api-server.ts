@@ -3,6 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createApiRouter, type ApiRoute } from "@/lib/server/http/api-router";
+// @ts-expect-error -- a plain ESM script without type declarations
+import { parseTrustedProxies, stampPeerAddress } from "../../scripts/peer-address.mjs";
 
 const APP_DIR = path.resolve(__dirname, "../../app");
 
@@ -26,13 +28,15 @@ export interface TestApiServer {
 /**
  * Serves the console's own route handlers over real HTTP on 127.0.0.1 with the router the production
  * console uses for its API (lib/server/http/api-router.ts), so a real worker talks to the console with
- * real requests (DESIGN.md: workers speak only HTTP). Each request is stamped with its peer address as
- * scripts/console-server.mjs does. Returns the server's URL and close().
+ * real requests (DESIGN.md: workers speak only HTTP). Each request is stamped with its client address,
+ * its forwarded headers dropped unless `options.trustedProxies` (CONSOLE_TRUSTED_PROXIES's syntax)
+ * names the peer, by the code scripts/console-server.mjs runs. Returns the server's URL and close().
  */
-export async function startTestApiServer(): Promise<TestApiServer> {
+export async function startTestApiServer(options: { trustedProxies?: string } = {}): Promise<TestApiServer> {
   const route = createApiRouter(findRoutes(path.join(APP_DIR, "api"), ["api"]));
+  const trusted = parseTrustedProxies(options.trustedProxies ?? "");
   const server = http.createServer((request, response) => {
-    request.headers["x-skill-console-peer"] = request.socket.remoteAddress ?? "unknown";
+    stampPeerAddress(request, trusted);
     route(request, response).then(
       (served) => {
         if (!served) response.writeHead(404).end();

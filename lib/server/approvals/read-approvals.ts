@@ -4,7 +4,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { toCall } from "../calls/call-record";
 import { expireDueApprovals } from "./expire-approvals";
-import { SIGNING_ROLES } from "./signature-rules";
+import { signatureCounts } from "./signature-rules";
 
 const APPROVAL_INCLUDE = {
   call: true,
@@ -15,7 +15,8 @@ type ApprovalRow = Prisma.ApprovalGetPayload<{ include: typeof APPROVAL_INCLUDE 
 
 /**
  * Maps an approval row (with its call and signatures) to the API's Approval (DESIGN.md "Approval").
- * `signatures` lists only those that still count: signers who are still approver or admin.
+ * `signatures` lists only those that still count (signatureCounts: signers who have been approver or
+ * admin ever since they signed).
  */
 export function toApproval(row: ApprovalRow): Approval {
   let digestInput: Record<string, unknown> = {};
@@ -32,7 +33,7 @@ export function toApproval(row: ApprovalRow): Approval {
     digest: row.digest,
     requestedBy: row.requestedBy,
     signatures: row.signatures
-      .filter((signature) => (SIGNING_ROLES as readonly string[]).includes(signature.user.role))
+      .filter((signature) => signatureCounts({ voidedAt: signature.voidedAt, role: signature.user.role }))
       .map((signature) => ({ by: signature.email, at: signature.at.toISOString() })),
     required: row.required,
     expiresAt: row.expiresAt.toISOString(),

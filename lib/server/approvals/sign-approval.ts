@@ -11,7 +11,7 @@ import { digestMismatch } from "../skills/plan-on-console";
 import { expireApproval } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
-import { SIGNING_ROLES, signRefusal } from "./signature-rules";
+import { COUNTING_SIGNATURES, signRefusal } from "./signature-rules";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { voidApproval } from "./void-approval";
 
@@ -25,7 +25,7 @@ type SignOutcome = "not_pending" | "already_signed" | "signed" | "start";
  * transaction that opens with a compare-and-set write on the still-pending approval (so signers in this
  * and other consoles are serialised by the database's write lock) records the signature (unique per
  * approval and person, whatever their sessions) with its `approval.signed` audit entry, counts the
- * signatures whose signers are still approvers, and at `required` moves the approval `pending` →
+ * signatures that count (COUNTING_SIGNATURES: signers approver+ ever since they signed), and at `required` moves the approval `pending` →
  * `approved` and the call `awaiting_approval` → `queued` for a worker holding the approved skill digest
  * (the call's skillDigest). The compare-and-set makes that move once, and a worker's claim of the
  * queued call is another, so the call runs exactly once. Returns the Approval as it
@@ -40,8 +40,14 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   if (row.status === "pending" && row.expiresAt <= now && (await expireApproval(approvalId, now))) {
     row = await db().approval.findUniqueOrThrow({ where: { id: approvalId }, include: { call: true } });
   }
-  const alreadySigned = (await db().approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0;
-  const refusal = signRefusal({ approval: row, signer: { userId: identity.userId, via: identity.via }, alreadySigned, now });
+  const earlier = await db().approvalSignature.findUnique({ where: { approvalId_userId: { approvalId, userId: identity.userId } }, select: { voidedAt: true, voidReason: true } });
+  const refusal = signRefusal({
+    approval: row,
+    signer: { userId: identity.userId, via: identity.via },
+    alreadySigned: earlier !== null,
+    voidedBecause: earlier?.voidedAt ? (earlier.voidReason ?? "its signer lost the approver role") : null,
+    now,
+  });
   if (refusal) throw new AppError(refusal.code, refusal.message);
 
   const skill = (await getRegistry()).get(row.call.skill);
@@ -64,7 +70,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     if ((await tx.approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0) return "already_signed";
     await tx.approvalSignature.create({ data: { approvalId, userId: identity.userId, email: identity.email, digest } });
     await recordAudit({ action: "approval.signed", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest }, tx);
-    const signatures = await tx.approvalSignature.findMany({ where: { approvalId, user: { role: { in: [...SIGNING_ROLES] } } }, select: { email: true } });
+    const signatures = await tx.approvalSignature.findMany({ where: { approvalId, ...COUNTING_SIGNATURES }, select: { email: true } });
     if (signatures.length < required) return "signed";
     const approved = await tx.approval.updateMany({ where: { id: approvalId, status: "pending" }, data: { status: "approved", decidedBy: identity.email, decidedAt: new Date() } });
     if (approved.count !== 1) return "signed";

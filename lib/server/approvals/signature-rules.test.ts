@@ -18,12 +18,14 @@ describe("signRefusal (DESIGN.md dual-sign rules)", () => {
     ["an approval past its TTL", { approval: { ...base.approval, expiresAt: now } }, { code: "conflict", message: "approval a1 expired at 2026-01-01T12:00:00.000Z" }],
     ["the requester", { signer: { userId: "requester", via: "session" } }, { code: "forbidden", message: "the requester cannot sign their own call" }],
     ["someone who already signed", { alreadySigned: true }, { code: "conflict", message: "you already signed approval a1" }],
+    ["someone whose signature a demotion voided", { alreadySigned: true, voidedBecause: "b@x was demoted from approver to viewer" }, { code: "conflict", message: "your signature on approval a1 was voided (b@x was demoted from approver to viewer); it cannot be given again" }],
   ];
   it.each(cases)("%s", (_name, change, expected) => {
     expect(signRefusal({ ...base, ...change })).toEqual(expected);
   });
 
-  it("counts signatures of approvers and admins only", () => {
-    expect(["viewer", "operator", "approver", "admin"].map(signatureCounts)).toEqual([false, false, true, true]);
+  it("counts signatures of approvers and admins only, and never a voided one", () => {
+    expect(["viewer", "operator", "approver", "admin"].map((role) => signatureCounts({ voidedAt: null, role }))).toEqual([false, false, true, true]);
+    expect(["approver", "admin"].map((role) => signatureCounts({ voidedAt: new Date(0), role }))).toEqual([false, false]);
   });
 });

@@ -5,6 +5,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { config, MIN_PASSWORD_LENGTH } from "../env";
 import { recordAudit } from "../audit/audit-trail";
+import { SIGNING_ROLES } from "../approvals/signature-rules";
 import { consoleAuth } from "./better-auth";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
 
@@ -67,9 +68,11 @@ export async function listUsers(): Promise<ConsoleUser[]> {
 
 /**
  * Changes a person's role (`PATCH /api/v1/users/{id}`, admin only). Takes effect on their next
- * request (sessions read the role from the database); signatures they gave before count only while
- * they are still approvers. Refuses (409) to demote the last admin. Returns the updated user; throws
- * `not_found`, `bad_request`, `conflict`.
+ * request (sessions read the role from the database). A demotion below approver voids, in the same
+ * transaction and for good, their signatures on pending approvals (issue 10 point 4: a signature counts
+ * only while its signer held approver+ continuously since signing; a re-promotion does not bring them
+ * back), with an `approval.signatures_voided` audit entry. Refuses (409) to demote the last admin.
+ * Returns the updated user; throws `not_found`, `bad_request`, `conflict`.
  */
 export async function setUserRole(userId: string, role: unknown, actor: { email: string; userId: string | null }): Promise<ConsoleUser> {
   if (!isRole(role)) throw new AppError("bad_request", "role must be one of viewer, operator, approver, admin");
@@ -82,6 +85,14 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
     const changed = await tx.user.update({ where: { id: userId }, data: { role } });
     if (user.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) < 1) {
       throw new AppError("conflict", "the last admin cannot be demoted; make another admin first");
+    }
+    if (!SIGNING_ROLES.includes(role)) {
+      const reason = `${user.email} was demoted from ${user.role} to ${role}`;
+      const pending = await tx.approvalSignature.findMany({ where: { userId, voidedAt: null, approval: { status: "pending" } }, select: { id: true, approvalId: true } });
+      if (pending.length > 0) {
+        await tx.approvalSignature.updateMany({ where: { id: { in: pending.map((signature) => signature.id) } }, data: { voidedAt: new Date(), voidReason: reason } });
+        await recordAudit({ action: "approval.signatures_voided", actor: actor.email, actorId: actor.userId, details: { email: user.email, reason, approvals: pending.map((signature) => signature.approvalId) } }, tx);
+      }
     }
     return changed;
   }, TRANSACTION_OPTIONS);

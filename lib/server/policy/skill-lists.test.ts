@@ -44,6 +44,37 @@ describe("matchesSkillPattern", () => {
   });
 });
 
+describe("matchesSkillPattern against hostile and random entries", () => {
+  it("answers a many-star entry against a 200-character name at once (it took 9 s as a RegExp)", () => {
+    const name = "a".repeat(200);
+    const started = performance.now();
+    expect(matchesSkillPattern("a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*c", { name, category: "x" })).toBe(false);
+    expect(matchesSkillPattern(`category:${"a*".repeat(99)}c`, { name: "x", category: name })).toBe(false);
+    expect(matchesSkillPattern("a*a*a*a*a*a*a*a*a", { name, category: "x" })).toBe(true);
+    // Not a timing assertion: only the exponential case (seconds) trips it.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("agrees with a reference regular expression on 20,000 random entries and names", () => {
+    const reference = (glob: string, value: string) =>
+      new RegExp(`^${glob.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : `\\${c}`))}$`, "u").test(value);
+    const alphabet = ["a", "b", "*", "?", "é", "😀", "."];
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const word = (letters: string[], length: number) => Array.from({ length }, () => letters[random(letters.length)]).join("");
+    let mismatches = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const glob = word(alphabet, 1 + random(7));
+      const name = word(["a", "b", "é", "😀", ".", "*", "?"], random(9));
+      if (matchesSkillPattern(glob, { name, category: "" }) !== reference(glob, name)) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+  });
+});
+
 describe("listsAllow", () => {
   it("deny wins over allow and names the deny entry", () => {
     expect(listsAllow({ allow: ["*"], deny: ["disk_*"] }, diskUsage, "p")).toEqual({ allowed: false, reason: 'persona p denies disk_usage (skills.deny: "disk_*")' });

@@ -23,15 +23,52 @@ export function matchesSkillPattern(pattern: string, skill: ListedSkill): boolea
 /**
  * Compiles one list entry: `*` matches any run of characters (also "/", ".", spaces: a category is free
  * text in a manifest, and `category:prod*` must catch `prod/db` as it reads), `?` exactly one
- * character, anything else only itself. No other glob syntax exists here: a leading `!` is a literal,
+ * character (a code point), anything else only itself. No other glob syntax exists here: a leading `!` is a literal,
  * never "everything but" (an allow entry `!x` must not allow every other skill); braces, brackets,
  * parentheses, extglobs and `./` prefixes mean themselves. A path-glob engine is the wrong tool: its
  * `*` stops at "/", so a deny entry would miss skills whose category contains one.
+ *
+ * No regular expression and no backtracking (issue 10 point 1: `a*a*a*a*a*a*a*a*c` against a long
+ * name took 9 s as a RegExp, doubling with each star): the entry splits at its stars into segments;
+ * the first must start the value, the last must end it, and each one between is taken at its leftmost
+ * place after the one before — leftmost is never worse, since a star absorbs whatever lies between.
+ * At most (value length × entry length) character comparisons.
  */
 function compileGlob(glob: string): (value: string) => boolean {
-  const source = glob.replace(/\*+/g, "*").replace(/[.*+?^${}()|[\]\\/]/g, (char) => (char === "*" ? "[\\s\\S]*" : char === "?" ? "[\\s\\S]" : `\\${char}`));
-  const regex = new RegExp(`^${source}$`, "u");
-  return (value) => regex.test(value);
+  const segments = glob.split("*").map((segment) => Array.from(segment));
+  const first = segments[0]!;
+  if (segments.length === 1) return (value) => {
+    const chars = Array.from(value);
+    return chars.length === first.length && segmentAt(chars, 0, first);
+  };
+  const last = segments[segments.length - 1]!;
+  const middle = segments.slice(1, -1).filter((segment) => segment.length > 0);
+  return (value) => {
+    const chars = Array.from(value);
+    const end = chars.length - last.length;
+    if (end < first.length || !segmentAt(chars, 0, first) || !segmentAt(chars, end, last)) return false;
+    let position = first.length;
+    for (const segment of middle) {
+      const found = findSegment(chars, segment, position, end);
+      if (found < 0) return false;
+      position = found + segment.length;
+    }
+    return true;
+  };
+}
+
+/** Whether `segment` (code points, `?` = any one) matches `chars` at index `at`. */
+function segmentAt(chars: readonly string[], at: number, segment: readonly string[]): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    if (segment[i] !== "?" && segment[i] !== chars[at + i]) return false;
+  }
+  return true;
+}
+
+/** The leftmost index ≥ `from` where `segment` matches and ends by `limit`, or -1. */
+function findSegment(chars: readonly string[], segment: readonly string[], from: number, limit: number): number {
+  for (let at = from; at + segment.length <= limit; at++) if (segmentAt(chars, at, segment)) return at;
+  return -1;
 }
 
 /** Compiled globs by pattern: listing thousands of skills for a persona must not recompile each entry per skill. */
