@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start`: installs the dependencies when node_modules is missing or stale (scripts/ensure-install.mjs),
- * applies the database migrations (a fresh clone creates its SQLite file here), builds the
+ * takes the database's one-console lock (a second console on the same SQLite file exits naming the
+ * first), applies the database migrations (a fresh clone creates its SQLite file here), builds the
  * console when the production build is missing or older than the sources, then serves it with
  * scripts/console-server.mjs (Next.js behind a node:http server that stamps each request with its
  * unforgeable peer address, starts the console at once and then its local worker) on HOST (default
@@ -16,6 +17,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConsoleApi, buildWorker, newestMtime } from "./build-bundles.mjs";
+import { lockConsoleDatabase } from "./console-lock.mjs";
+import { databaseUrlOf } from "./database-file.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
@@ -31,6 +34,49 @@ const port = process.env.PORT?.trim() || "3000";
 /** Sources whose change makes the production build stale. */
 const SOURCES = ["app", "components", "lib", "instrumentation.ts", "proxy.ts", "prisma/schema.prisma", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
+/**
+ * Takes the database's one-console lock (scripts/console-lock.mjs) before the migrations, so a second
+ * console never migrates a file in use; exits 1 with the refusal naming the first console.
+ */
+async function lockTheDatabase() {
+  try {
+    return await lockConsoleDatabase(databaseUrlOf(process.env.DATABASE_URL), { url: `http://${host}:${port}` });
+  } catch (error) {
+    console.error(`start: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+/** How long the migrations wait for a database another process keeps busy before giving up, in ms. */
+const MIGRATE_BUSY_WAIT_MS = 5 * 60_000;
+
+/**
+ * Applies the migrations (`prisma migrate deploy`). A file kept busy by another process (a backup, a
+ * sqlite3 shell holding the write lock) makes Prisma's JS engine fail with an error it cannot name
+ * (`WASM_ERROR: unknown variant SocketTimeout`): that is retried, saying so, every few seconds for up
+ * to MIGRATE_BUSY_WAIT_MS (issue 10 point 2: migrations never fail because the file is busy). Any other
+ * failure exits at once with prisma's output shown.
+ */
+function migrate() {
+  const deadline = Date.now() + MIGRATE_BUSY_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    const result = spawnSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, env: process.env, encoding: "utf8" });
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+    if (result.status === 0) {
+      process.stdout.write(result.stdout ?? "");
+      return;
+    }
+    const busy = /SocketTimeout|database is locked|SQLITE_BUSY/i.test(output);
+    if (!busy || Date.now() > deadline) {
+      process.stdout.write(output);
+      console.error(`start: prisma migrate deploy failed (exit ${result.status ?? result.signal})${busy ? `: the database stayed busy for ${MIGRATE_BUSY_WAIT_MS / 60_000} minutes` : ""}`);
+      process.exit(result.status ?? 1);
+    }
+    console.log(`start: the database is busy (another process holds its write lock); retrying the migrations in 3 s (attempt ${attempt})`);
+    spawnSync("sleep", ["3"]);
+  }
+}
+
 /** Runs a command to its end; on failure calls `onFailure` (e.g. to undo an edit) and exits with its code. */
 function run(command, args, what, onFailure = () => {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
@@ -45,8 +91,9 @@ function run(command, args, what, onFailure = () => {}) {
 process.umask(0o077);
 ensureInstall();
 protectDataFolder(path.join(root, "data"));
+const consoleLock = await lockTheDatabase();
 console.log("start: applying database migrations");
-run(bin("prisma"), ["migrate", "deploy"], "prisma migrate deploy");
+migrate();
 
 if (!dev) {
   const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
@@ -93,7 +140,8 @@ const secretsWarning = secretsInEnvironmentWarning(handed.inEnvironment);
 if (secretsWarning) console.log(`start: ${secretsWarning}`);
 const server = spawn(process.execPath, [path.join(root, "scripts", "console-server.mjs"), ...(dev ? ["--dev"] : [])], {
   cwd: root,
-  stdio: ["inherit", "inherit", "inherit", "pipe"],
+  // fd 4: the database lock's pipe, so the lock lives as long as the server (console-server.mjs leaves it open).
+  stdio: ["inherit", "inherit", "inherit", "pipe", consoleLock ? consoleLock.pipe : "ignore"],
   env: { ...serverEnv, HOST: host, PORT: port },
 });
 server.stdio[3].end(`${JSON.stringify(secrets)}\n`);

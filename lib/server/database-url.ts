@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
+// @ts-expect-error -- a plain ESM module without type declarations, shared with scripts/start.mjs
+import { databaseUrlOf, DEFAULT_DATABASE_URL as DEFAULT_URL, sqliteFileOf } from "../../scripts/database-file.mjs";
 
 /** Default SQLite database file, relative to the working directory (DESIGN.md: "a SQLite file under ./data/"). */
-export const DEFAULT_DATABASE_URL = "file:./data/console.db";
+export const DEFAULT_DATABASE_URL: string = DEFAULT_URL;
 
 /**
  * Resolves the database URL the console and the Prisma CLI share.
@@ -11,11 +13,11 @@ export const DEFAULT_DATABASE_URL = "file:./data/console.db";
  * Throws Error when the URL names a provider this build does not support yet (PostgreSQL comes later).
  */
 export function resolveDatabaseUrl(raw: string | undefined): string {
-  const url = raw && raw.trim() !== "" ? raw.trim() : DEFAULT_DATABASE_URL;
-  if (!url.startsWith("file:")) {
+  const url: string = databaseUrlOf(raw);
+  const filePath: string | null = sqliteFileOf(url);
+  if (filePath === null) {
     throw new Error(`DATABASE_URL ${JSON.stringify(url)} is not supported yet: only file: (SQLite) URLs are`);
   }
-  const filePath = path.resolve(url.slice("file:".length));
   fs.mkdirSync(path.dirname(filePath), { recursive: true });
   return `file:${filePath}`;
 }

@@ -27,6 +27,8 @@ export interface ConsoleConfig {
   stderrLimitBytes: number;
   stderrLineLimit: number;
   argsLimitBytes: number;
+  /** Most JSON values a request body may hold (SKILL_ARGS_MAX_NODES), counted before parsing. */
+  argsMaxNodes: number;
   maxConcurrentCalls: number;
   leaseMs: number;
   eventFlushMs: number;
@@ -122,6 +124,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "SKILL_STDERR_LIMIT_BYTES", default: "8388608", meaning: "Largest stderr timeline kept per call; past it the timeline ends with a truncation marker." },
   { name: "SKILL_STDERR_LINE_LIMIT", default: "250000", meaning: "Most stderr lines kept per call (a flood of empty lines is bounded by this, not by bytes); past it the timeline ends with a truncation marker." },
   { name: "SKILL_ARGS_LIMIT_BYTES", default: "8388608", meaning: "Largest args document accepted; larger requests answer 413." },
+  { name: "SKILL_ARGS_MAX_NODES", default: "100000", meaning: "Most JSON values (objects, arrays, strings, numbers, literals) a request body may hold, counted as it streams in, before it is parsed; more answer 413." },
   { name: "SKILL_MAX_CONCURRENT_CALLS", default: "8", meaning: "Calls running at once; more wait as `queued`." },
   { name: "CALL_LEASE_MS", default: "15000", meaning: "Lease a console holds on its running calls; renewed every third of it. A call whose owner's lease lapsed is marked `interrupted`." },
   { name: "CALL_EVENT_FLUSH_MS", default: "250", meaning: "How often buffered timeline lines are written to the database (at most 1000)." },
@@ -257,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     port: positiveInt(env, "PORT", 3000, 65535),
     ...processLimitsOf(env),
     argsLimitBytes: positiveInt(env, "SKILL_ARGS_LIMIT_BYTES", 8 * 1024 * 1024),
+    argsMaxNodes: positiveInt(env, "SKILL_ARGS_MAX_NODES", 100_000),
     maxConcurrentCalls: positiveInt(env, "SKILL_MAX_CONCURRENT_CALLS", 8),
     leaseMs,
     eventFlushMs: positiveInt(env, "CALL_EVENT_FLUSH_MS", 250, 1000),

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { JsonSchema } from "@/lib/types/skill";
-import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type ArgsValidation, type SchemaDialect } from "./ajv";
+import canonicalize from "canonicalize";
+import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type SchemaDialect } from "./ajv";
 
 /**
  * Longest time, in ms, one call's args may take to validate. A schema is written by the skill's author
@@ -24,7 +25,8 @@ const WORKER_START_MS = 15_000;
  * The worker: plain CommonJS (not bundled), loading ajv from the project's node_modules like `node -e`
  * does (from the working directory, else from beside the server script), configured with AJV_OPTIONS and ajv-formats exactly as lib/validation/ajv.ts does. It compiles
  * each schema once (by the id the main thread gave it, newest 256 kept) and answers every job with
- * `{id, ok, errors}` or `{id, failure}`.
+ * `{id, ok: true, canonical}` (the args' RFC 8785 canonical JSON, by the canonicalize package the
+ * digest uses), `{id, ok: false, errors}` or `{id, failure}`.
  */
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require("node:worker_threads");
@@ -40,6 +42,23 @@ const load = (name) => {
   return loaded.default || loaded;
 };
 const Ajv = load("ajv"), Ajv2019 = load("ajv/dist/2019"), Ajv2020 = load("ajv/dist/2020"), addFormats = load("ajv-formats");
+// canonicalize is an ES module only (no "require" export): found in node_modules, imported by its file.
+const esModuleFile = (name) => {
+  const fs = require("node:fs"), path = require("node:path");
+  for (const start of [process.cwd(), ...workerData.searchPaths]) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      const manifest = path.join(dir, "node_modules", name, "package.json");
+      if (fs.existsSync(manifest)) {
+        const pkg = JSON.parse(fs.readFileSync(manifest, "utf8"));
+        const exported = pkg.exports && pkg.exports["."];
+        return path.join(dir, "node_modules", name, (exported && (exported.import || exported.default)) || pkg.main);
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  throw new Error("cannot find the package " + name);
+};
+let canonicalize = null;
 const options = Object.assign({}, workerData.options, { logger: false });
 const instances = new Map();
 const validators = new Map();
@@ -75,14 +94,23 @@ parentPort.on("message", (job) => {
   let reply;
   try {
     const validate = validatorFor(job);
-    const ok = validate(JSON.parse(job.argsJson)) === true;
-    reply = { id: job.id, ok, errors: ok ? null : (validate.errors || []).slice(0, workerData.maxErrors) };
+    const args = JSON.parse(job.argsJson);
+    const ok = validate(args) === true;
+    reply = ok ? { id: job.id, ok, canonical: canonicalize(args) } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
   } catch (error) {
     reply = { id: job.id, failure: String((error && error.message) || error) };
   }
   parentPort.postMessage(reply);
 });
-parentPort.postMessage({ ready: true });
+import(require("node:url").pathToFileURL(esModuleFile("canonicalize")).href).then(
+  (loaded) => {
+    canonicalize = loaded.default;
+    parentPort.postMessage({ ready: true });
+  },
+  (error) => {
+    throw error;
+  },
+);
 `;
 
 interface Job {
@@ -92,11 +120,14 @@ interface Job {
   dialect: SchemaDialect;
   argsJson: string;
   budgetMs: number;
-  resolve(validation: ArgsValidation): void;
+  resolve(validation: CanonicalArgsValidation): void;
   reject(error: unknown): void;
 }
 
-type WorkerReply = { ready: true } | { id: number; ok: boolean; errors: AjvError[] | null } | { id: number; failure: string };
+type WorkerReply = { ready: true } | { id: number; ok: true; canonical: string } | { id: number; ok: false; errors: AjvError[] } | { id: number; failure: string };
+
+/** A validation's answer: for valid args also their canonical JSON text (RFC 8785), made in the same pass. */
+export type CanonicalArgsValidation = { ok: true; canonical: string } | { ok: false; errors: AjvError[] };
 
 interface ValidatorState {
   worker: Worker | null;
@@ -135,14 +166,15 @@ function schemaIdOf(schema: JsonSchema): number {
   return id;
 }
 
-function refused(message: string, params: Record<string, unknown>): ArgsValidation {
+function refused(message: string, params: Record<string, unknown>): CanonicalArgsValidation {
   return { ok: false, errors: [{ instancePath: "", schemaPath: "#", keyword: "budget", params, message }] };
 }
 
 function validateInThread(job: Job): void {
   try {
-    const validation = validateArgs(job.schema, JSON.parse(job.argsJson));
-    job.resolve(validation.ok ? validation : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
+    const args = JSON.parse(job.argsJson) as unknown;
+    const validation = validateArgs(job.schema, args);
+    job.resolve(validation.ok ? { ok: true, canonical: canonicalize(args) ?? "{}" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
   } catch (error) {
     job.reject(error);
   }
@@ -212,7 +244,7 @@ function startWorker(): void {
     state.current = null;
     worker.unref();
     if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
-    else current.job.resolve(reply.ok ? { ok: true } : { ok: false, errors: reply.errors ?? [] });
+    else current.job.resolve(reply.ok ? { ok: true, canonical: reply.canonical } : { ok: false, errors: reply.errors ?? [] });
     pump();
   });
   const onDeath = (reason: string, outOfMemory: boolean) => {
@@ -262,13 +294,15 @@ function pump(): void {
  * has its worker terminated and answers `{ok: false}` with one error whose keyword is `budget`, as
  * does one that exhausts the worker's heap; so a catastrophic pattern or a quadratic keyword costs the
  * client its request, never the console its event loop. At most MAX_REPORTED_ERRORS errors are
- * returned. `argsJson` must be a JSON object's text (the caller checked shape and depth).
+ * returned. Valid args come back with their canonical JSON text (RFC 8785), made in the same pass off
+ * the main thread (issue 10 point 1: the digest's canonical form is computed once per call, and never
+ * on the main thread for large args). `argsJson` must be a JSON object's text (the caller checked shape and depth).
  * If the worker cannot be started at all (e.g. node_modules is not beside the working directory), the
  * console logs it once and validates in its own thread, as before. Rejects only on an internal failure
  * (a schema that no longer compiles, a crashed worker).
  */
-export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS): Promise<ArgsValidation> {
-  return new Promise<ArgsValidation>((resolve, reject) => {
+export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS): Promise<CanonicalArgsValidation> {
+  return new Promise<CanonicalArgsValidation>((resolve, reject) => {
     const job: Job = { id: state.nextJobId++, schema, schemaId: schemaIdOf(schema), dialect: "draft-07", argsJson, budgetMs, resolve, reject };
     try {
       job.dialect = dialectOf(schema);

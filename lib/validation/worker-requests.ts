@@ -21,6 +21,8 @@ const LIMIT = {
 
 /** Most skills one worker may report. */
 export const MAX_REPORTED_SKILLS = 50_000;
+/** JSON values a registration or skills report may hold: five per reported skill (SKILL_REPORT) and room for the rest. */
+export const SKILLS_REPORT_MAX_NODES = MAX_REPORTED_SKILLS * 5 + 1_000;
 /** Most timeline events in one report. */
 export const MAX_EVENTS_PER_REPORT = 5_000;
 

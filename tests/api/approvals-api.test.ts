@@ -20,6 +20,8 @@ let approverA: TestPerson;
 let approverB: TestPerson;
 let approverC: TestPerson;
 let operator: TestPerson;
+/** The approvals the tests below take to "approved" (recorded as soon as each is requested). */
+const approvedIds: string[] = [];
 
 function runs(): number {
   const file = path.join(markerDir, "wiper.runs");
@@ -80,6 +82,7 @@ describe("dual-sign approvals", () => {
 
   it("takes two distinct approvers, each once whatever their sessions, then runs the call exactly once", async () => {
     const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
+    approvedIds.push(approvalId!);
     const first = await sign(approvalId!, approverA.headers);
     expect(first.status).toBe(200);
     expect(await approvalOf(first)).toMatchObject({ status: "pending", signatures: [{ by: approverA.email }] });
@@ -131,6 +134,7 @@ describe("dual-sign approvals", () => {
   it("counts a signature only while its signer is still an approver", async () => {
     const demoted = await createPerson("approver");
     const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
+    approvedIds.push(approvalId!);
     expect((await sign(approvalId!, demoted.headers)).status).toBe(200);
     const user = await db().user.findUniqueOrThrow({ where: { email: demoted.email } });
     const patched = await invoke(userRoute.PATCH, `/api/v1/users/${user.id}`, { method: "PATCH", body: { role: "operator" }, params: { id: user.id } });
@@ -230,7 +234,10 @@ describe("dual-sign approvals", () => {
     expect(await listApprovals("?limit=2")).toHaveLength(2);
     const [newest] = all;
     expect((await listApprovals(`?callId=${newest!.callId}`)).map((approval) => approval.id)).toEqual([newest!.id]);
-    expect((await listApprovals("?status=approved")).every((approval) => approval.status === "approved")).toBe(true);
+    // Exactly the two approvals the tests above approved, each reported as approved.
+    const approved = await listApprovals("?status=approved");
+    expect(approved.map((approval) => approval.id).sort()).toEqual([...approvedIds].sort());
+    expect(approved.map((approval) => approval.status)).toEqual(["approved", "approved"]);
     const bad = await invoke(approvalsRoute.GET, "/api/v1/approvals?status=maybe", { as: operator.headers });
     expect(bad.status).toBe(400);
     expect(await errorOf(bad)).toEqual({ code: "bad_request", message: 'unknown status "maybe"; one of pending, approved, denied, expired, void' });

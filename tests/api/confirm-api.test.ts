@@ -174,7 +174,8 @@ describe("confirmation of mutating calls", () => {
     const late = await confirm(call.id, operator.headers);
     expect(late.status).toBe(409);
     expect(await errorOf(late)).toEqual({ code: "conflict", message: `call ${call.id} is cancelled, not awaiting confirmation (cancelled by ${operator.email})` });
-    expect(await auditActions(call.id)).toEqual(["call.requested", "call.cancelled"]);
+    // The viewer's refused attempt is on the record too (issue 10 point 4).
+    expect(await auditActions(call.id)).toEqual(["call.requested", "access.refused", "call.cancelled"]);
   });
 
   it("expires a call that waited past APPROVAL_TTL_SECONDS instead of running it", async () => {

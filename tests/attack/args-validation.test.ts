@@ -5,7 +5,6 @@
  * other request, cancel and lease renewal with it; args the schema rejects must never start a process.
  */
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as callsRoute from "@/app/api/v1/calls/route";
@@ -124,43 +123,43 @@ describe("inherited properties never satisfy a schema", () => {
 });
 
 describe("deeply nested args", () => {
-  it("answers 400 invalid_args (not 500) for args nested deeper than the console can serialise", async () => {
+  it("answers 400 (not 500) for args nested deeper than the console can serialise, before parsing them", async () => {
     const depth = 20_000;
     const body = `{"args": {"a": ${"[".repeat(depth)}${"]".repeat(depth)}}}`;
     const before = await db().call.count();
     const response = await startCall("open_schema", body);
     expect(response.status).toBe(400);
     const error = ((await response.json()) as { error: { code: string; message: string } }).error;
-    expect(error.code).toBe("invalid_args");
-    expect(error.message).toMatch(/nest/);
+    // Refused as the body streams in (issue 10 point 1): 130 levels is the args' 128 and the body's wrapping.
+    expect(error).toEqual({ code: "bad_request", message: "request body nests deeper than 130 levels" });
     expect(await db().call.count()).toBe(before);
+  });
+
+  it("answers 400 invalid_args for args one level deeper than MAX_JSON_DEPTH that the body's bound lets through", async () => {
+    // {"args": {"a": [×128]}}: the body nests 130 levels (accepted), the args 129 (refused).
+    const body = `{"args": {"a": ${"[".repeat(128)}${"]".repeat(128)}}}`;
+    const response = await startCall("open_schema", body);
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error).toMatchObject({ code: "invalid_args", message: "args nest deeper than 128 levels" });
   });
 });
 
 describe("schemas written by a hostile skill author", () => {
-  it("never fetches a remote $ref: the manifest is refused and no request leaves the console", async () => {
-    let requests = 0;
-    const server = http.createServer((_request, response) => {
-      requests++;
-      response.end('{"type": "object"}');
+  it("never fetches a remote $ref: the manifest is refused as unresolvable, synchronously", () => {
+    // checkManifest is synchronous and ajv has no loadSchema: the $ref is refused, never fetched.
+    const url = "http://127.0.0.1:9/schema.json";
+    expect(checkManifest({ name: "remote", description: "d", entry: "run.sh", schema: { $ref: url } })).toEqual({
+      ok: false,
+      message: `/schema is not a valid JSON Schema: can't resolve reference ${url} from id #`,
+      name: "remote",
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as { port: number };
-    try {
-      const check = checkManifest({ name: "remote", description: "d", entry: "run.sh", schema: { $ref: `http://127.0.0.1:${port}/schema.json` } });
-      expect(check.ok).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(requests).toBe(0);
-    } finally {
-      server.close();
-    }
   });
 
   it("keeps __proto__ keys of a manifest as data: they change neither the skill nor Object.prototype", () => {
     const manifest = JSON.parse('{"name": "p", "description": "d", "entry": "run.sh", "__proto__": {"class": "safe", "polluted": true}, "schema": {"type": "object", "__proto__": {"x": 1}}}') as unknown;
     const check = checkManifest(manifest);
-    expect(check.ok).toBe(true);
+    expect(check).toMatchObject({ ok: true, warnings: ['unknown field "__proto__" in skill.json ignored'] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    if (check.ok) expect(check.warnings).toContain('unknown field "__proto__" in skill.json ignored');
   });
 });

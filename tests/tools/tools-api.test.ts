@@ -246,7 +246,8 @@ describe("POST /api/v1/tools/call: runs through the policy", () => {
     const prefixed = await callToolExpecting<{ result: Record<string, unknown> }>(200, { name: "skill_run_script", arguments: { skill_name: "log-analyzer", script: "scripts/count.sh" } }, operator.headers);
     expect(prefixed.result).toMatchObject({ status: "succeeded", output: "lines: 0\n" });
     const row = await db().call.findUniqueOrThrow({ where: { id: prefixed.result.callId as string } });
-    expect(row.args).toBe('{"script":"count.sh","args":[]}');
+    // Stored as canonical JSON (RFC 8785: keys sorted), the text the call's digest covers.
+    expect(row.args).toBe('{"args":[],"script":"count.sh"}');
   });
 
   it("refuses a script the skill does not have (400 invalid_args), a subprocess skill (400) and an unavailable skill (409)", async () => {

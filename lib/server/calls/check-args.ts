@@ -7,8 +7,9 @@ import { AppError } from "../errors";
  * Checks args against a skill's schema the way a call does (DESIGN.md wire protocol: invalid args never
  * start a process): absent args are `{}`; anything but a JSON object, args nested deeper than
  * MAX_JSON_DEPTH, and args the schema refuses (ajv with formats, in the time-bounded validation worker)
- * throw AppError `invalid_args` with ajv-shaped errors in `details`. Returns the canonical JSON text —
- * the exact text that was validated and that the child will read on stdin.
+ * throw AppError `invalid_args` with ajv-shaped errors in `details`. Returns the args' canonical JSON
+ * text (RFC 8785, made by the validation worker in the same pass: issue 10 point 1) — the exact text
+ * that is stored, bound into the call's digest (digestCall) and that the child will read on stdin.
  */
 export async function checkArgs(skill: { name: string; schema: JsonSchema }, given: unknown): Promise<string> {
   const args = given === undefined ? {} : given;
@@ -28,5 +29,5 @@ export async function checkArgs(skill: { name: string; schema: JsonSchema }, giv
   if (!validation.ok) {
     throw new AppError("invalid_args", `args do not match the schema of ${skill.name}`, validation.errors);
   }
-  return argsJson;
+  return validation.canonical;
 }

@@ -3,7 +3,11 @@ import { identify } from "../auth/identity";
 import { ensureConsoleStarted } from "../console-startup";
 import { AppError, errorResponse } from "../errors";
 import { assertSameOrigin } from "./same-origin";
-import { requirePerson } from "../approvals/audit-actor";
+import { auditActor, requirePerson } from "../approvals/audit-actor";
+import { recordRefusedAttempt } from "../audit/refused-attempts";
+import { config } from "../env";
+import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
+import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
@@ -12,14 +16,16 @@ import { requirePerson } from "../approvals/audit-actor";
  * cookie unless its Origin is the console's own (403 `bad_origin`, Origin required), refuses API tokens
  * when `person` says what only a person may do (403 "a person must <person>"), refuses callers
  * below `role` (default viewer; 403 `forbidden`; a token acts at most as an operator), runs the handler with the identity, and turns any
- * thrown error into the one error envelope (STYLE.md rule 3).
+ * thrown error into the one error envelope (STYLE.md rule 3). Every 403 `forbidden` / `bad_origin`,
+ * the checks' or the handler's, is an `access.refused` audit entry (recordRefusedAttempt).
  */
 export function apiRoute<Context>(handler: (request: Request, context: Context, identity: Identity) => Promise<Response>, options: { role?: Role; person?: string } = {}) {
   const minimum = options.role ?? "viewer";
   return async (request: Request, context: Context): Promise<Response> => {
+    let identity: Identity | null = null;
     try {
       await ensureConsoleStarted();
-      const identity = await identify(request);
+      identity = await identify(request);
       if (!identity) throw new AppError("unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>");
       if (identity.via === "session") assertSameOrigin(request, { requireOrigin: true });
       if (options.person !== undefined) requirePerson(identity, options.person);
@@ -31,6 +37,7 @@ export function apiRoute<Context>(handler: (request: Request, context: Context, 
       }
       return await handler(request, context, identity);
     } catch (error) {
+      await recordRefusedAttempt(request, error, identity && { actor: auditActor(identity), actorId: identity.userId });
       return errorResponse(error);
     }
   };
@@ -52,20 +59,28 @@ export function publicApiRoute<Context>(handler: (request: Request, context: Con
       await ensureConsoleStarted();
       return await handler(request, context);
     } catch (error) {
+      await recordRefusedAttempt(request, error, null);
       return errorResponse(error);
     }
   };
 }
 
+/** Deepest nesting a request body may have: a call's args (MAX_JSON_DEPTH) wrapped twice (`{"params":{"arguments":…}}` over MCP). */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
+
 /**
- * Reads a JSON request body of at most `limitBytes` bytes without buffering more than that.
+ * Reads a JSON request body of at most `limitBytes` bytes without buffering more than that, counting
+ * its values and depth as the bytes arrive (JsonShapeScanner; issue 10 point 1), so a body of millions
+ * of tiny values is refused before JSON.parse and the garbage it makes can stall the event loop.
  * Returns the parsed value (undefined for an empty body). Throws AppError `args_too_large` (413) past
- * the limit, `bad_request` (400) for invalid JSON, with the parser's message.
+ * `limitBytes` or past `maxNodes` values (SKILL_ARGS_MAX_NODES), `bad_request` (400) past
+ * MAX_BODY_DEPTH levels or for invalid JSON, with the parser's message.
  */
-export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes): Promise<unknown> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
   const chunks: Uint8Array[] = [];
+  const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH });
   let size = 0;
   if (request.body) {
     const reader = request.body.getReader();
@@ -76,6 +91,14 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
       if (size > limitBytes) {
         await reader.cancel();
         throw tooLarge(limitBytes);
+      }
+      try {
+        shape.push(value);
+      } catch (error) {
+        await reader.cancel().catch(() => undefined);
+        if (!(error instanceof JsonShapeError)) throw error;
+        if (error.kind === "nodes") throw new AppError("args_too_large", `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
+        throw new AppError("bad_request", `request body nests deeper than ${error.limit} levels`);
       }
       chunks.push(value);
     }

@@ -9,11 +9,12 @@ export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 /**
  * Reads a request's JSON body (at most `limitBytes`) and checks it against `schema` (lib/validation;
  * STYLE.md: one schema per request body, parsed by the route helper). An empty body is checked as `{}`.
- * Returns the body typed as `T`. Throws AppError `args_too_large` (413) past the limit, `bad_request`
+ * `maxNodes` caps its JSON values before parsing (readJsonBody; default SKILL_ARGS_MAX_NODES).
+ * Returns the body typed as `T`. Throws AppError `args_too_large` (413) past either limit, `bad_request`
  * (400) for invalid JSON or a body the schema refuses, with the ajv errors in one line and in `details`.
  */
-export async function parseRequestBody<T>(request: Request, schema: JsonSchema, what: string, limitBytes = DEFAULT_BODY_LIMIT_BYTES): Promise<T> {
-  const body = (await readJsonBody(request, limitBytes)) ?? {};
+export async function parseRequestBody<T>(request: Request, schema: JsonSchema, what: string, limitBytes = DEFAULT_BODY_LIMIT_BYTES, maxNodes?: number): Promise<T> {
+  const body = (await readJsonBody(request, limitBytes, maxNodes)) ?? {};
   return checkBody<T>(body, schema, what);
 }
 

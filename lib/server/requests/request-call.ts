@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Call } from "@/lib/types/call";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit, type AuditInput } from "../audit/audit-trail";
+import { markRecorded } from "../audit/refused-attempts";
 import { auditActor } from "../approvals/audit-actor";
 import { requestApproval } from "../approvals/store-waiting-call";
 import { checkArgs } from "../calls/check-args";
@@ -112,6 +113,7 @@ async function auditRefusal<T>(identity: Identity, skillName: string, persona: s
   } catch (error) {
     if (error instanceof AppError && error.code === "forbidden") {
       await recordAudit({ action: "call.refused", actor: auditActor(identity), actorId: identity.userId, skill: skillName, details: { persona, reason: error.message } });
+      markRecorded(error);
     }
     throw error;
   }

@@ -88,11 +88,15 @@ export interface CallDigest {
 /**
  * The digest a call is bound to (DESIGN.md "Dual-sign rules": the exact canonical args and what the
  * skill is — its folder's content, manifest, env_allow, timeout and sandbox declaration — through its
- * skill digest). `argsJson` is the call's stored args text. Pure.
+ * skill digest): SHA-256 of the canonical JSON (RFC 8785) of `{skill, skillDigest, args}`. `argsJson`
+ * is the call's stored args text, which checkArgs made canonical already; the document is composed
+ * around it as canonicalize would write it (keys `args` < `skill` < `skillDigest`), so the args are
+ * neither parsed nor canonicalized again (issue 10 point 1: once per call, never on the main thread for
+ * large args). A text that is not canonical simply gives another digest, so it cannot match an
+ * approval made on the canonical one. Pure.
  */
 export function digestCall(skill: string, skillDigest: string, argsJson: string): CallDigest {
-  const input: CallDigestInput = { skill, skillDigest, args: JSON.parse(argsJson) as unknown };
-  const text = canonicalize(input) ?? "";
+  const text = `{"args":${argsJson},"skill":${JSON.stringify(skill)},"skillDigest":${JSON.stringify(skillDigest)}}`;
   return { digest: sha256(text), text };
 }
 

@@ -90,15 +90,28 @@ describe("readSkillFolder (DESIGN.md: the digest covers the skill's whole folder
     const folder = folderWith({ "run.sh": "echo\n", "sub/public.txt": "public\n" });
     const secret = folderWith({ "secret.txt": "the secret\n" });
     fs.symlinkSync(secret, path.join(folder, "lnk"));
-    // Swaps sub between the real folder and the symlink to `secret`, as fast as it can.
-    const swapper = spawn("python3", [
-      "-c",
-      "import os,sys\nd=sys.argv[1]\nwhile True:\n  os.rename(d+'/sub',d+'/real'); os.rename(d+'/lnk',d+'/sub'); os.rename(d+'/sub',d+'/lnk'); os.rename(d+'/real',d+'/sub')",
-      folder,
-    ]);
+    // Swaps sub between the real folder and the symlink to `secret`, as fast as it can; says "swapping"
+    // once its first full cycle is done.
+    const swapper = spawn(
+      "python3",
+      [
+        "-c",
+        "import os,sys\nd=sys.argv[1]\nfirst=True\nwhile True:\n  os.rename(d+'/sub',d+'/real'); os.rename(d+'/lnk',d+'/sub'); os.rename(d+'/sub',d+'/lnk'); os.rename(d+'/real',d+'/sub')\n  if first:\n    print('swapping', flush=True); first=False",
+        folder,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     const seen = { real: 0, refused: 0, leaked: 0 };
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        swapper.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("swapping\n")) resolve();
+        });
+        swapper.once("error", reject);
+        swapper.once("exit", (code, signal) => reject(new Error(`the swapper ended before swapping (code ${code}, signal ${signal}): ${out}`)));
+      });
       for (let i = 0; i < 3000; i++) {
         try {
           const content = await readSkillFolder(folder);
@@ -109,10 +122,14 @@ describe("readSkillFolder (DESIGN.md: the digest covers the skill's whole folder
           seen.refused++;
         }
       }
+      // Still swapping when the last read ended: every read raced it.
+      expect([swapper.exitCode, swapper.signalCode]).toEqual([null, null]);
     } finally {
       swapper.kill("SIGKILL");
     }
     expect(seen.leaked).toBe(0);
     expect(seen.real + seen.refused).toBe(3000);
+    // The race was really exercised: some walks met the swap and were refused.
+    expect(seen.refused).toBeGreaterThan(0);
   }, 60_000);
 });

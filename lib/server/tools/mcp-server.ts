@@ -1,5 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
+import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Identity } from "@/lib/types/identity";
@@ -50,7 +52,8 @@ export function mcpMethodNotAllowed(): Response {
  * client is an agent); without one, or with a bad or revoked token, the answer is 401 with
  * `WWW-Authenticate: Bearer` and a JSON-RPC error. The tools are those of `GET /api/v1/tools` for the
  * token's persona; calls go through callTool (role, lists, policy, confirmation, dual-sign, audit).
- * The body (at most SKILL_ARGS_LIMIT_BYTES: 413 past it, 400 / -32700 when not JSON) is read here,
+ * The body (at most SKILL_ARGS_LIMIT_BYTES and SKILL_ARGS_MAX_NODES values: 413 past either, 400 /
+ * -32700 when not JSON) is read here,
  * after authentication, so a batch over MAX_MCP_BATCH_MESSAGES is refused (400 / -32600) unread by the
  * server.
  */
@@ -61,6 +64,14 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const limitBytes = config().argsLimitBytes;
   const body = await readRequestBody(request, limitBytes);
   if (body.tooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
+  // Values and depth counted before parsing, as readJsonBody does for the other routes (issue 10 point 1).
+  try {
+    new JsonShapeScanner({ maxNodes: config().argsMaxNodes, maxDepth: MAX_JSON_DEPTH + 4 }).push(Buffer.from(body.text, "utf8"));
+  } catch (error) {
+    if (!(error instanceof JsonShapeError)) throw error;
+    if (error.kind === "nodes") return jsonRpcErrorResponse(413, -32000, `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
+    return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body nests deeper than ${error.limit} levels`);
+  }
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(body.text);

@@ -1,0 +1,49 @@
+import { AppError } from "../errors";
+import { clientAddress } from "../auth/client-address";
+import { recordAudit } from "./audit-trail";
+
+/** Refusals recorded already by the step that refused (e.g. `call.refused`), so the route does not record them twice. */
+const recorded = new WeakSet<object>();
+
+/** Marks `error` as already on the audit trail (the step that threw it wrote its own entry). Returns it. */
+export function markRecorded<T extends object>(error: T): T {
+  recorded.add(error);
+  return error;
+}
+
+/** The approval or call a request path names, for the entry's approvalId / callId columns. */
+function subjectOf(path: string): { approvalId?: string; callId?: string } {
+  const approval = /^\/api\/v1\/approvals\/([^/]+)/.exec(path);
+  if (approval) return { approvalId: decodeURIComponent(approval[1]!) };
+  const call = /^\/api\/v1\/calls\/([^/]+)/.exec(path);
+  return call ? { callId: decodeURIComponent(call[1]!) } : {};
+}
+
+/**
+ * Records a refused attempt (issue 10 point 4: a requester signing their own call, a role refusal, a
+ * bad origin — every 403 `forbidden` or `bad_origin` an API route answers) as an `access.refused`
+ * audit entry with who (`actor`, or `anonymous` before anyone was identified), what (method, path, the
+ * approval or call it names) and why (the error's code and message), and the client address. Other
+ * errors, and refusals the refusing step recorded itself (markRecorded), are left alone. A failure to
+ * write is logged; the refusal stands either way. Never throws.
+ */
+export async function recordRefusedAttempt(request: Request, error: unknown, who: { actor: string; actorId: string | null } | null): Promise<void> {
+  if (!(error instanceof AppError) || (error.code !== "forbidden" && error.code !== "bad_origin") || recorded.has(error)) return;
+  let path = "";
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    // An unparsable URL still gets its entry, without a path.
+  }
+  try {
+    await recordAudit({
+      action: "access.refused",
+      actor: who?.actor ?? "anonymous",
+      actorId: who?.actorId ?? null,
+      ...subjectOf(path),
+      details: { method: request.method, path, code: error.code, reason: error.message, address: clientAddress(request) },
+    });
+  } catch (failure) {
+    console.error(`audit: could not record a refused ${request.method} ${path}:`, failure);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * No request may stall the console's event loop, whatever its body within the limits (issue 10 point 1).
+ * Measured as a concurrent client would feel it: the longest gap between ticks of a 5 ms timer while
+ * the hostile request is served. Tried as an attacker would: 2.7 million `{}` in 8.1 MB (it froze the
+ * console for 18 s), 600,000 keys (12.7 s), and an array of 90,000 numbers that the schema refuses
+ * with `maxItems: 10` (2.7 s). The bound is generous: it catches the multi-second cases, not tens of
+ * milliseconds (the benchmark measures those). Nothing may start: invalid args never start a process.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import canonicalize from "canonicalize";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
+import { db } from "@/lib/server/db";
+import { digestCall } from "@/lib/server/skills/skill-digest";
+import { invoke } from "../helpers/route-client";
+import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Far above the tens of milliseconds the benchmark measures; far below the seconds the attacks took. */
+const STALL_BOUND_MS = 1000;
+
+let testConsole: TestConsole;
+let ranMarker: string;
+
+/** Serves `body` to the call route and measures the longest event-loop gap meanwhile. */
+async function callWithStallWatch(body: string): Promise<{ status: number; error: { code: string; message: string } | null; worstGapMs: number }> {
+  let last = performance.now();
+  let worstGapMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    worstGapMs = Math.max(worstGapMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/picky/calls", { body, params: { name: "picky" } });
+    const answer = (await response.json()) as { error?: { code: string; message: string } };
+    return { status: response.status, error: answer.error ?? null, worstGapMs };
+  } finally {
+    clearInterval(ticker);
+    worstGapMs = Math.max(worstGapMs, performance.now() - last);
+  }
+}
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole({ MARKER_DIR: "" });
+  process.env.MARKER_DIR = testConsole.dir;
+  ranMarker = path.join(testConsole.dir, "picky-ran");
+  writeSkill(
+    testConsole.root,
+    "picky",
+    { name: "picky", env_allow: ["MARKER_DIR"], schema: { type: "object", properties: { items: { type: "array", maxItems: 10 } } } },
+    'touch "$MARKER_DIR/picky-ran"; echo "{}"',
+  );
+});
+
+describe("hostile call bodies", () => {
+  it("refuses 2.7 million {} (8.1 MB) as too many values before parsing them, without stalling", async () => {
+    const body = `{"args":{"items":[${Array(2_700_000).fill("{}").join(",")}]}}`;
+    expect(body.length).toBeGreaterThan(8_000_000);
+    const answer = await callWithStallWatch(body);
+    expect(answer.status).toBe(413);
+    expect(answer.error).toEqual({ code: "args_too_large", message: "request body has more than 100000 JSON values (SKILL_ARGS_MAX_NODES)" });
+    expect(answer.worstGapMs).toBeLessThan(STALL_BOUND_MS);
+  });
+
+  it("refuses 600,000 keys the same way", async () => {
+    const keys = Array.from({ length: 600_000 }, (_, i) => `"k${i}":0`).join(",");
+    const answer = await callWithStallWatch(`{"args":{${keys}}}`);
+    expect(answer.status).toBe(413);
+    expect(answer.error?.code).toBe("args_too_large");
+    expect(answer.worstGapMs).toBeLessThan(STALL_BOUND_MS);
+  });
+
+  it("refuses 90,000 numbers against maxItems 10 as invalid args, without stalling", async () => {
+    const answer = await callWithStallWatch(`{"args":{"items":[${Array(90_000).fill("7").join(",")}]}}`);
+    expect(answer.status).toBe(400);
+    expect(answer.error).toMatchObject({ code: "invalid_args", message: "args do not match the schema of picky" });
+    expect(answer.worstGapMs).toBeLessThan(STALL_BOUND_MS);
+  });
+
+  it("refuses a body nested past the depth limit as it streams in", async () => {
+    const answer = await callWithStallWatch(`{"args":${"[".repeat(200)}${"]".repeat(200)}}`);
+    expect(answer.status).toBe(400);
+    expect(answer.error).toEqual({ code: "bad_request", message: "request body nests deeper than 130 levels" });
+  });
+
+  it("started nothing and stored no call", async () => {
+    expect(fs.existsSync(ranMarker)).toBe(false);
+    expect(await db().call.count({ where: { skill: "picky" } })).toBe(0);
+  });
+});
+
+describe("the call digest", () => {
+  it("composed around the canonical args text equals the canonical JSON of the whole document", () => {
+    const cases: unknown[] = [{}, { b: 1, a: [3, { z: null, y: "é\u2028" }] }, { n: 1e21, m: 0.1, s: "\"quoted\"\n" }, { deep: [[[[{ x: true }]]]] }];
+    for (const args of cases) {
+      const canonicalArgs = canonicalize(args)!;
+      expect(digestCall("disk_usage", "s".repeat(64), canonicalArgs)).toEqual({
+        digest: sha256(canonicalize({ skill: "disk_usage", skillDigest: "s".repeat(64), args })!),
+        text: canonicalize({ skill: "disk_usage", skillDigest: "s".repeat(64), args }),
+      });
+    }
+  });
+});

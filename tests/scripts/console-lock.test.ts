@@ -1,0 +1,94 @@
+/**
+ * SQLite is one console's database (issue 10 point 2): scripts/start.mjs takes the file's lock before
+ * migrating and hands it to the server. A second console on the same file is refused, naming the first;
+ * the lock lives as long as any holder (the launcher killed -9 leaves it with the server), and is free
+ * once every holder is gone. Real processes and a real kernel lock.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const SCRIPTS = path.resolve(__dirname, "../../scripts");
+const temp = fs.mkdtempSync(path.join(os.tmpdir(), "console-lock-"));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  fs.rmSync(temp, { recursive: true, force: true });
+});
+
+/**
+ * A process that takes the lock of `databaseUrl` like start.mjs and prints its first line: "locked" or
+ * the refusal. With `handOff`, it then starts a child holding the lock's pipe (as start.mjs starts the
+ * server) and prints that child's pid.
+ */
+function locker(databaseUrl: string, handOff = false): Promise<{ child: ChildProcess; lines: string[] }> {
+  const script = `
+    import { spawn } from "node:child_process";
+    const { lockConsoleDatabase } = await import(${JSON.stringify(path.join(SCRIPTS, "console-lock.mjs"))});
+    let lock;
+    try { lock = await lockConsoleDatabase(${JSON.stringify(databaseUrl)}, { url: "http://127.0.0.1:3999" }); } catch (error) { console.log(error.message); process.exit(3); }
+    console.log("locked");
+    if (${handOff}) {
+      const server = spawn("sleep", ["600"], { stdio: ["ignore", "ignore", "ignore", "ignore", lock.pipe], detached: true });
+      console.log(String(server.pid));
+    }
+    setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  return new Promise((resolve) => {
+    let text = "";
+    const wanted = handOff ? 2 : 1;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const lines = text.split("\n").filter(Boolean);
+      if (lines.length >= wanted || (lines[0] !== undefined && lines[0] !== "locked")) resolve({ child, lines });
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe("the one-console lock of a SQLite file", () => {
+  it("refuses a second console, naming the first, and is free again once every holder is gone", async () => {
+    const url = `file:${path.join(temp, "a", "console.db")}`;
+    const first = await locker(url, true);
+    expect(first.lines[0]).toBe("locked");
+    const serverPid = Number(first.lines[1]);
+
+    const second = await locker(url);
+    expect(second.lines[0]).toMatch(
+      new RegExp(
+        `^the database ${path.join(temp, "a", "console.db").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is in use by the console started by pid ${first.child.pid} \\(http://127\\.0\\.0\\.1:3999, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, in .+\\)\\. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL \\(several consoles on one database need PostgreSQL\\)\\.$`,
+      ),
+    );
+    expect(await exited(second.child)).toBe(3);
+
+    // The launcher dies by kill -9: the server it handed the lock to still holds it.
+    first.child.kill("SIGKILL");
+    await exited(first.child);
+    const third = await locker(url);
+    expect(third.lines[0]).toMatch(/ is in use by the console started by pid /);
+    expect(await exited(third.child)).toBe(3);
+
+    // The server ends too: nothing holds the lock any more.
+    process.kill(serverPid, "SIGKILL");
+    let fourth = await locker(url);
+    for (let attempt = 0; fourth.lines[0] !== "locked" && attempt < 50; attempt++) {
+      // The kernel lets go once the holder's `cat` has read the end of its pipe and exited.
+      await exited(fourth.child);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      fourth = await locker(url);
+    }
+    expect(fourth.lines[0]).toBe("locked");
+  });
+
+  it("locks nothing for a database that is not a SQLite file", async () => {
+    const { lockConsoleDatabase } = (await import(path.join(SCRIPTS, "console-lock.mjs"))) as { lockConsoleDatabase: (url: string, who: { url: string }) => Promise<unknown> };
+    expect(await lockConsoleDatabase("postgresql://db.example/console", { url: "http://x" })).toBeNull();
+  });
+});
