@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
 import { openSqliteConnection, sqliteConnection } from "./db";
+import { isDatabaseBusy, retryWhileBusy } from "./db-busy";
 import type { SqliteConnection } from "./serialised-sqlite-adapter";
 
 /**
@@ -112,8 +113,16 @@ function executeNow(database: Database.Database, sql: Prisma.Sql): number {
   return prepared.statement.run(...parameters).changes;
 }
 
-/** Runs `work` under the connection's lock: at once when it is free (no await), else after the holders before it. */
-async function underLock<T>(work: (database: Database.Database) => T): Promise<T> {
+/**
+ * Runs `work` under the connection's lock: at once when it is free (no await), else after the holders
+ * before it. A statement the database refuses as busy (another process holds the file's write lock) is
+ * tried again with the lock released meanwhile, for a bounded time, then fails 503 (retryWhileBusy).
+ */
+function underLock<T>(work: (database: Database.Database) => T): Promise<T> {
+  return underLockOnce(work).catch((error: unknown) => (isDatabaseBusy(error) ? retryWhileBusy(() => underLockOnce(work)) : Promise.reject(error)));
+}
+
+async function underLockOnce<T>(work: (database: Database.Database) => T): Promise<T> {
   const open = openSqliteConnection();
   const connection: SqliteConnection = open ?? (await sqliteConnection());
   if (connection.lock.tryAcquire()) {
@@ -156,15 +165,26 @@ export function statements(): SqlRunner {
 
 /**
  * Runs `work` in one transaction on the connection (BEGIN IMMEDIATE: it takes SQLite's write lock
- * first, so it never fails upgrading a read to a write when another console wrote meanwhile; another
- * console holding the lock is waited for up to db.ts's busy timeout). `work` must run every statement
+ * first, so it never fails upgrading a read to a write when another process wrote meanwhile; another
+ * process holding the lock is waited for asynchronously, for at most BUSY_RETRY_BUDGET_MS, then it
+ * throws AppError `unavailable` (503)). `work` must run every statement
  * through its `tx` — the connection is its alone until it returns (statements() and Prisma's client
  * wait). Commits when `work` resolves and returns its value; rolls back and rethrows when it throws.
  */
 export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
   const connection = openSqliteConnection() ?? (await sqliteConnection());
-  await connection.lock.acquire();
   const { database } = connection;
+  // BEGIN IMMEDIATE takes the file's write lock; while another process holds it, wait (the
+  // connection's own lock released, so reads go on) and try again, for a bounded time, then 503.
+  await retryWhileBusy(async () => {
+    await connection.lock.acquire();
+    try {
+      prepare(database, "BEGIN IMMEDIATE").statement.run();
+    } catch (error) {
+      connection.lock.release();
+      throw error;
+    }
+  });
   let open = true;
   const tx: SqlRunner = {
     $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
@@ -177,7 +197,6 @@ export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T
     },
   };
   try {
-    prepare(database, "BEGIN IMMEDIATE").statement.run();
     let result: T;
     try {
       result = await work(tx);

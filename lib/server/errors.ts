@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from "@/lib/types/api";
+import { databaseBusyError, isDatabaseBusy } from "./db-busy";
 
 /** HTTP status of each error code: the one table of STYLE.md rule 3. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -39,14 +40,20 @@ export class AppError extends Error {
 }
 
 /**
- * Turns any thrown value into the error envelope and status. An AppError keeps its message; anything
- * else is logged on the server and answered as a generic `internal` error (its message never leaves).
+ * Turns any thrown value into the error envelope and status. An AppError keeps its message; a busy
+ * database (isDatabaseBusy) answers 503 `unavailable`; every 503 carries Retry-After (its
+ * `details.retryAfterSeconds`, else 1 s). Anything else is logged on the server and answered as a
+ * generic `internal` error (its message never leaves).
  */
 export function errorResponse(error: unknown): Response {
+  // A statement or transaction the locked database refused, past its retries: 503, not 500.
+  if (!(error instanceof AppError) && isDatabaseBusy(error)) error = databaseBusyError();
   if (error instanceof AppError) {
     const body: ErrorBody = { error: { code: error.code, message: error.message } };
     if (error.details !== undefined) body.error.details = error.details;
-    return Response.json(body, { status: error.status });
+    const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    const headers: Record<string, string> = error.code === "unavailable" ? { "retry-after": String(typeof retryAfter === "number" ? retryAfter : 1) } : {};
+    return Response.json(body, { status: error.status, headers });
   }
   console.error("internal error:", error);
   const body: ErrorBody = { error: { code: "internal", message: "Internal error; see the console's log." } };

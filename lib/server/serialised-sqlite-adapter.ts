@@ -1,5 +1,6 @@
 import type { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type Database from "better-sqlite3";
+import { isDatabaseBusy, retryWhileBusy } from "./db-busy";
 
 type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
@@ -47,10 +48,13 @@ export interface SqliteConnection {
  * undoes it (a timeline line, a lease renewal, a call's end state) and it reads uncommitted rows.
  * Here every statement outside a transaction waits for the transaction to commit or roll back, and
  * transactions wait for each other. better-sqlite3 runs statements synchronously anyway, so nothing is
- * lost but the interleaving. Returns an adapter with the same methods.
+ * lost but the interleaving. A statement outside a transaction that finds the file locked by another
+ * process is retried asynchronously (retryWhileBusy; the busy timeout is 0); inside a transaction a
+ * busy statement fails the transaction, which rolls back and answers 503 (errorResponse). Returns an
+ * adapter with the same methods.
  */
 export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock()): Adapter {
-  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  async function exclusiveOnce<T>(work: () => Promise<T>): Promise<T> {
     await lock.acquire();
     try {
       return await work();
@@ -58,6 +62,10 @@ export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock()): A
       lock.release();
     }
   }
+  // A statement outside a transaction that finds the file busy applied nothing: it is tried again,
+  // the lock released meanwhile, for a bounded time (db-busy.ts), then fails 503.
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> =>
+    exclusiveOnce(work).catch((error: unknown) => (isDatabaseBusy(error) ? retryWhileBusy(() => exclusiveOnce(work)) : Promise.reject(error)));
   const adapter: Adapter = {
     provider: inner.provider,
     adapterName: inner.adapterName,

@@ -5,6 +5,7 @@ import { publishEnd, publishEvents } from "./call-bus";
 import { appendSystemLine } from "./call-events";
 import { toCall } from "./call-record";
 import { transitionCall } from "./call-transitions";
+import { workerInContact } from "../workers/worker-contact";
 
 /**
  * Ends one `running` call `interrupted` (DESIGN.md: a worker that loses its lease loses the call, which
@@ -42,12 +43,16 @@ export async function interruptCall(row: Pick<CallRow, "id" | "skill" | "digest"
  * Ends `interrupted` every running call whose worker's lease has lapsed (the worker died, was killed,
  * or lost the console for longer than CALL_LEASE_MS). Each is a compare-and-set on its status and the
  * lease seen, so of several consoles sharing the database exactly one ends it, and a call whose worker
- * renewed meanwhile is never touched. Returns the calls ended here.
+ * renewed meanwhile is never touched; nor is one whose worker reached this console within the lease
+ * (workerInContact: its renewals were refused by a busy database, and its finish is still coming).
+ * Returns the calls ended here.
  */
 export async function interruptLapsedCalls(now = new Date()): Promise<CallRow[]> {
   const lapsed = await db().call.findMany({ where: { status: "running", leaseUntil: { lt: now } }, take: 500 });
   const ended: CallRow[] = [];
   for (const row of lapsed) {
+    // Its worker kept calling (the busy database refused its renewals): its finish is on the way.
+    if (workerInContact(row.workerId, now.getTime())) continue;
     const done = await interruptCall(row, `the worker ${row.workerName ?? "running it"} stopped renewing its lease (it stopped, was killed or lost the console)`, { lapsed: true });
     if (done) ended.push(done);
   }

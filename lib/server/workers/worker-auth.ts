@@ -1,4 +1,5 @@
 import type { Worker as WorkerRow, WorkerToken as WorkerTokenRow } from "@prisma/client";
+import { noteWorkerContact } from "./worker-contact";
 import { recordAudit } from "../audit/audit-trail";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
@@ -37,7 +38,7 @@ export async function identifyWorker(request: Request): Promise<WorkerCaller> {
  * The worker session `workerId` for a request of `caller`: it must exist, belong to the caller's token
  * and not be stopped (DESIGN.md: a worker can only touch what it claimed, with its own token). A
  * refusal is written to the audit trail (`worker.refused`, who, what, why) and throws AppError
- * `forbidden` (403), or `not_found` for an unknown id.
+ * `forbidden` (403), or `not_found` for an unknown id. Notes the contact (noteWorkerContact).
  */
 export async function requireWorkerSession(caller: WorkerCaller, workerId: string, what: string): Promise<WorkerRow> {
   const [worker] = await statements().$queryRaw<WorkerRow[]>`SELECT * FROM "Worker" WHERE "id" = ${workerId}`;
@@ -46,6 +47,8 @@ export async function requireWorkerSession(caller: WorkerCaller, workerId: strin
     await refuseWorker(caller, what, `worker session ${workerId} belongs to another worker token`);
   }
   if (worker.stoppedAt) throw new AppError("forbidden", `worker session ${workerId} was stopped at ${worker.stoppedAt.toISOString()}; register again`);
+  // Before anything is written: a worker whose writes the busy database refuses is still alive.
+  noteWorkerContact(workerId);
   return worker;
 }
 

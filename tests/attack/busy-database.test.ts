@@ -1,0 +1,103 @@
+/**
+ * Another process holding the SQLite file's write lock (a backup, an operator's sqlite3 shell) must
+ * neither stall the console nor lose a result (issue 10 points 2 and 3): no statement waits
+ * synchronously on the lock; a write that stays refused answers 503 `unavailable` with Retry-After;
+ * and a call whose process printed its result while the lock was held ends `succeeded` with that
+ * result once the lock is released — its lease lapsing meanwhile does not make it `interrupted`.
+ * A real second connection on the real database file.
+ */
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
+import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
+import { db } from "@/lib/server/db";
+import type { Call } from "@/lib/types/call";
+import { invoke } from "../helpers/route-client";
+import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { ensureDefaultTestWorker } from "../helpers/test-worker";
+import { waitForStatus } from "../api/approvals-fixtures";
+
+let testConsole: TestConsole;
+let holder: Database.Database | null = null;
+
+/** Takes the file's write lock from another connection, as another process would. */
+function lockTheFile(): void {
+  holder = new Database(testConsole.databaseFile, { timeout: 0 });
+  holder.prepare("BEGIN IMMEDIATE").run();
+}
+
+function releaseTheFile(): void {
+  holder?.prepare("ROLLBACK").run();
+  holder?.close();
+  holder = null;
+}
+
+/** The longest gap between ticks of a 5 ms timer while `work` runs (the event loop's worst stall). */
+async function worstStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    return { value: await work(), stallMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+beforeAll(async () => {
+  // A short lease, so it lapses while the file is locked.
+  testConsole = await setUpTestConsole({ CALL_LEASE_MS: "1500", MARKER_DIR: "" });
+  writeSkill(testConsole.root, "quick", { name: "quick" }, 'echo \'{"answer": 42}\'');
+  writeSkill(testConsole.root, "slowish", { name: "slowish", env_allow: ["MARKER_DIR"], timeout_seconds: 60 }, 'while [ ! -e "$MARKER_DIR/go" ]; do sleep 0.05; done; echo \'{"kept": "this result"}\'');
+  process.env.MARKER_DIR = testConsole.dir;
+  await ensureDefaultTestWorker();
+  // One call through, so the worker holds the skills and the console is started.
+  const warm = await invoke(skillCallsRoute.POST, "/api/v1/skills/quick/calls", { body: { args: {}, wait: true }, params: { name: "quick" } });
+  expect(warm.status).toBe(200);
+});
+
+afterAll(() => releaseTheFile());
+
+describe("a database another process keeps locked", () => {
+  it("answers a write 503 unavailable with Retry-After, without stalling the event loop", async () => {
+    lockTheFile();
+    try {
+      const { value: response, stallMs } = await worstStall(() => invoke(skillCallsRoute.POST, "/api/v1/skills/quick/calls", { body: { args: {}, wait: false }, params: { name: "quick" } }));
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code: "unavailable",
+        message: "the database is busy (another process holds its write lock); retry in 1 s",
+      });
+      // It waited without blocking: a synchronous busy wait would show as one stall of seconds.
+      expect(stallMs).toBeLessThan(1000);
+    } finally {
+      releaseTheFile();
+    }
+  });
+
+  it("keeps a result produced while the file was locked: the call ends succeeded with it once the lock goes", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const started = await invoke(skillCallsRoute.POST, "/api/v1/skills/slowish/calls", { body: { args: {}, wait: false }, params: { name: "slowish" } });
+    expect(started.status).toBe(202);
+    const { call } = (await started.json()) as { call: Call };
+    expect(await waitForStatus(call.id, ["running"])).toBe("running");
+    lockTheFile();
+    // The process prints its result now; its finish meets the lock, and so do the lease renewals.
+    fs.writeFileSync(path.join(testConsole.dir, "go"), "");
+    // Longer than the lease (1.5 s) and the console's busy retries (2 s): the lease lapses.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    releaseTheFile();
+    // The sweep that would mark lapsed calls interrupted leaves it: its worker kept calling.
+    const swept = await interruptLapsedCalls();
+    expect(swept.map((row) => row.id)).not.toContain(call.id);
+    expect(await waitForStatus(call.id, ["succeeded", "failed", "interrupted"], 20_000)).toBe("succeeded");
+    const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
+    expect(row.result).toBe('{"kept": "this result"}');
+  }, 40_000);
+});
