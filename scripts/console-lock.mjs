@@ -12,9 +12,11 @@ import { acquireExclusiveLock, LockBusyError } from "./exclusive-lock.mjs";
 export class DatabaseInUseError extends Error {}
 
 /**
- * Takes the exclusive kernel lock of the SQLite file `databaseUrl` names: `<file>.console.lock`
- * (scripts/exclusive-lock.mjs: released when every holder process has ended, never stale), with this
- * process's pid, `who.url` and the time written beside it. Resolves the lock (`{pipe, release}`; hand
+ * Takes the exclusive kernel lock of the SQLite file `databaseUrl` names — an flock on the database
+ * file itself (created empty when missing: SQLite takes an empty file for a new database; flock and
+ * SQLite's own fcntl locks do not meet), so every name of the file (a symlinked folder, a hard link,
+ * `..`) meets the same lock (scripts/exclusive-lock.mjs: released when every holder process has ended,
+ * never stale) — with this process's pid, `who.url` and the time written beside its real path. Resolves the lock (`{pipe, release}`; hand
  * `pipe` to the server as a stdio descriptor) or null for a URL that is not a SQLite file. Rejects
  * with DatabaseInUseError naming the console that holds it (pid, URL, since when, folder) and what to
  * do, or Error when flock cannot run.
@@ -23,14 +25,16 @@ export async function lockConsoleDatabase(databaseUrl, who) {
   const file = sqliteFileOf(databaseUrl);
   if (file === null) return null;
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  const real = fs.realpathSync.native(file);
   try {
-    return await acquireExclusiveLock(`${file}.console.lock`, { pid: process.pid, url: who.url, since: new Date().toISOString(), cwd: process.cwd() });
+    return await acquireExclusiveLock(real, { pid: process.pid, url: who.url, since: new Date().toISOString(), cwd: process.cwd() }, `${real}.console-owner`);
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
     const owner = error.owner;
     const holder = owner && Number.isInteger(owner.pid) ? `the console started by pid ${owner.pid} (${owner.url ?? "its URL unknown"}, since ${owner.since ?? "an unknown time"}, in ${owner.cwd ?? "an unknown folder"})` : "another console";
     throw new DatabaseInUseError(
-      `the database ${file} is in use by ${holder}. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database need PostgreSQL).`,
+      `the database ${real} is in use by ${holder}. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database need PostgreSQL).`,
     );
   }
 }

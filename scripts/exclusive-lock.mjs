@@ -21,15 +21,14 @@ export class LockBusyError extends Error {
 }
 
 /**
- * Takes the exclusive lock of `lockFile` (created mode 0600) for this process and writes `owner` (a
- * JSON object) to `<lockFile>.owner`. Resolves `{ pipe, release() }`: `pipe` is the write end of the
+ * Takes the exclusive lock of `lockFile` (created mode 0600 when missing) for this process and writes
+ * `owner` (a JSON object) to `ownerFile` (default `<lockFile>.owner`). Resolves `{ pipe, release() }`: `pipe` is the write end of the
  * holder's pipe — hand it to a child process as one of its stdio descriptors and the lock also lives as
  * long as that child — and release() lets the lock go (once every copy of the pipe is closed). Rejects
  * with LockBusyError (carrying the holder's owner record) when another process holds it, or Error when
  * flock cannot run (its `reason` names util-linux when flock is missing).
  */
-export async function acquireExclusiveLock(lockFile, owner) {
-  const ownerFile = `${lockFile}.owner`;
+export async function acquireExclusiveLock(lockFile, owner, ownerFile = `${lockFile}.owner`) {
   const holder = spawn("flock", ["--nonblock", "--conflict-exit-code", String(BUSY), lockFile, "sh", "-c", "echo locked; exec cat >/dev/null"], {
     stdio: ["pipe", "pipe", "ignore"],
     env: { PATH: "/usr/bin:/bin" },

@@ -1,8 +1,8 @@
 /**
  * SQLite is one console's database (issue 10 point 2): scripts/start.mjs takes the file's lock before
  * migrating and hands it to the server. A second console on the same file is refused, naming the first;
- * the lock lives as long as any holder (the launcher killed -9 leaves it with the server), and is free
- * once every holder is gone. Real processes and a real kernel lock.
+ * whatever name the file is reached by; the lock lives as long as any holder (the launcher killed -9
+ * leaves it with the server), and is free once every holder is gone. Real processes and a real kernel lock.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -67,6 +67,18 @@ describe("the one-console lock of a SQLite file", () => {
       ),
     );
     expect(await exited(second.child)).toBe(3);
+    // Another name of the same file (a symlinked folder, a hard link) meets the same lock.
+    fs.symlinkSync(path.join(temp, "a"), path.join(temp, "alias"));
+    fs.linkSync(path.join(temp, "a", "console.db"), path.join(temp, "hard-link.db"));
+    for (const other of [`file:${path.join(temp, "alias", "console.db")}`, `file:${path.join(temp, "a", "..", "a", "console.db")}`]) {
+      const refused = await locker(other);
+      expect(refused.lines[0]).toContain(`the database ${path.join(temp, "a", "console.db")} is in use by the console started by pid ${first.child.pid} `);
+      expect(await exited(refused.child)).toBe(3);
+    }
+    // A hard link has no name in common with the first: refused all the same, its holder unnamed.
+    const linked = await locker(`file:${path.join(temp, "hard-link.db")}`);
+    expect(linked.lines[0]).toBe(`the database ${path.join(temp, "hard-link.db")} is in use by another console. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database need PostgreSQL).`);
+    expect(await exited(linked.child)).toBe(3);
 
     // The launcher dies by kill -9: the server it handed the lock to still holds it.
     first.child.kill("SIGKILL");
