@@ -90,7 +90,14 @@ test("a dangerous call runs once after two other approvers sign, and all three s
     await expect(ownCard.getByTestId("approval-signatures")).toContainText(`1 of 2 signatures`);
     await expect(ownCard.getByTestId("approval-signatures")).toContainText(first.email);
     await expect(waiting.getByTestId("approval-signatures")).toContainText("1 of 2 signatures");
-    expect(fs.existsSync(markerFile(nonce))).toBe(false);
+    // One signature does not release the call: it still waits, its approval pending with that one signature.
+    const afterFirst = await request.get(`/api/v1/calls/${callId}?events=none`);
+    expect(afterFirst.status(), await afterFirst.text()).toBe(200);
+    expect(((await afterFirst.json()) as { call: { status: string } }).call.status).toBe("awaiting_approval");
+    const pending = await request.get(`/api/v1/approvals?callId=${encodeURIComponent(callId)}`);
+    expect(pending.status(), await pending.text()).toBe(200);
+    const pendingApprovals = ((await pending.json()) as { approvals: Array<{ id: string; status: string; signatures: Array<{ by: string }> }> }).approvals;
+    expect(pendingApprovals.map((approval) => [approval.id, approval.status, approval.signatures.map((signature) => signature.by)])).toEqual([[approvalId, "pending", [first.email]]]);
 
     // The second approver's page picks up the first signature live, then gives the deciding one,
     // which opens the call's live timeline.

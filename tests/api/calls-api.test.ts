@@ -8,7 +8,7 @@ import * as callsRoute from "@/app/api/v1/calls/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { db } from "@/lib/server/db";
 import type { Call, CallWithEvents } from "@/lib/types/call";
-import { isAlive } from "../executor/helpers";
+import { isAlive, readPid, waitUntil } from "../executor/helpers";
 import { invoke, readEvents } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
@@ -19,12 +19,18 @@ function marker(name: string): string {
   return path.join(markerDir, name);
 }
 
-async function waitForFile(file: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`${file} did not appear`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Polls until the pid file `file` holds a whole pid (> 1): a file that just appeared may still be empty. */
+async function waitForPid(file: string): Promise<number> {
+  let pid = 0;
+  await waitUntil(() => {
+    try {
+      pid = readPid(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }, `a pid in ${file}`);
+  return pid;
 }
 
 function startCall(skill: string, body: unknown) {
@@ -240,8 +246,7 @@ describe("live timeline and cancel", () => {
 
   it("cancels a running call once its process group is gone, and refuses to cancel it twice", async () => {
     const { call } = (await (await startCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
-    await waitForFile(marker("sleeper.pid"));
-    const pid = Number(fs.readFileSync(marker("sleeper.pid"), "utf8"));
+    const pid = await waitForPid(marker("sleeper.pid"));
     const response = await invoke(cancelRoute.POST, `/api/v1/calls/${call.id}/cancel`, { method: "POST", params: { id: call.id } });
     expect(response.status).toBe(200);
     const { call: cancelled } = (await response.json()) as { call: Call };

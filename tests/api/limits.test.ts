@@ -1,10 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import type { Call, CallWithEvents } from "@/lib/types/call";
-import { isAlive } from "../executor/helpers";
+import { isAlive, readPid } from "../executor/helpers";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
@@ -86,8 +85,8 @@ describe("process groups", () => {
   it("times out a child that ignores TERM and its grandchild: the call ends only once both are gone", async () => {
     const call = await run("stubborn");
     expect(call.status).toBe("timed_out");
-    const child = Number(fs.readFileSync(path.join(testConsole.dir, "stubborn-child.pid"), "utf8"));
-    const grandchild = Number(fs.readFileSync(path.join(testConsole.dir, "stubborn-grandchild.pid"), "utf8"));
+    const child = readPid(path.join(testConsole.dir, "stubborn-child.pid"));
+    const grandchild = readPid(path.join(testConsole.dir, "stubborn-grandchild.pid"));
     expect(isAlive(child)).toBe(false);
     expect(isAlive(grandchild)).toBe(false);
   });
@@ -97,7 +96,7 @@ describe("process groups", () => {
     const call = await run("leaves_grandchild");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(call).toMatchObject({ status: "succeeded", result: { printed: "before exit" }, exitCode: 0 });
-    const holder = Number(fs.readFileSync(path.join(testConsole.dir, "holder.pid"), "utf8"));
+    const holder = readPid(path.join(testConsole.dir, "holder.pid"));
     expect(isAlive(holder)).toBe(false);
   });
 

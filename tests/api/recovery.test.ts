@@ -10,7 +10,7 @@ import { readProcessIdentity } from "@/lib/server/executor";
 import type { CallWithEvents } from "@/lib/types/call";
 import { killLeftoverGroups } from "@/lib/worker/running-records";
 import { writeRunningRecord } from "@/lib/worker/running-records";
-import { isAlive } from "../executor/helpers";
+import { isAlive, readPid, waitUntil } from "../executor/helpers";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 import { useOwnWorkers } from "../helpers/test-worker";
@@ -29,6 +29,20 @@ function startOrphanGroup(): { pgid: number; grandchildPidFile: string } {
   const child = spawn("bash", ["-c", `trap "" TERM; sleep 60 & echo $! > ${grandchildPidFile}; wait`], { detached: true, stdio: "ignore" });
   child.unref();
   return { pgid: child.pid!, grandchildPidFile };
+}
+
+/** Polls until the pid file `file` holds a whole pid (> 1): a file that just appeared may still be empty. */
+async function waitForPid(file: string): Promise<number> {
+  let pid = 0;
+  await waitUntil(() => {
+    try {
+      pid = readPid(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }, `a pid in ${file}`);
+  return pid;
 }
 
 async function insertRunningCall(id: string, leaseUntil: Date) {
@@ -78,8 +92,7 @@ describe("calls left running by a worker that died", () => {
 
   it("a restarted worker kills the process group its predecessor recorded, and only that one", async () => {
     const group = startOrphanGroup();
-    await expect.poll(() => fs.existsSync(group.grandchildPidFile)).toBe(true);
-    const grandchild = Number(fs.readFileSync(group.grandchildPidFile, "utf8"));
+    const grandchild = await waitForPid(group.grandchildPidFile);
     const stateDir = path.join(testConsole.dir, "worker-state");
     writeRunningRecord(stateDir, "call-of-the-dead-worker", { pgid: group.pgid, identity: readProcessIdentity(group.pgid) });
     // A record whose process start time does not match (the pid was reused) is never killed.

@@ -67,13 +67,20 @@ describe("the approval digest", () => {
   });
 
   it("voids it when the manifest changes (here its timeout), naming what changed", async () => {
-    const { approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
+    const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
     writeWiper({ timeout_seconds: 5 });
     try {
       const response = await sign(approvalId!, approverA.headers);
       expect(response.status).toBe(409);
-      expect((await errorOf(response)).message).toMatch(/is void: skill\.json changed since the call was requested/);
-      expect(runs()).toBe(0);
+      const error = await errorOf(response);
+      expect(error.code).toBe("conflict");
+      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: skill\\.json changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
+      // What the void recorded: the approval void (by the system, unsigned), the call ended expired.
+      const reason = error.message.replace(`approval ${approvalId} is void: `, "");
+      expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: "void", reason, decidedBy: "system" });
+      expect(await db().approvalSignature.count({ where: { approvalId: approvalId! } })).toBe(0);
+      expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "expired", error: `approval void: ${reason}` });
+      expect(await auditActions(call.id)).toEqual(["call.requested", "approval.requested", "approval.void"]);
     } finally {
       writeWiper();
     }

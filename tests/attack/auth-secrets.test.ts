@@ -10,16 +10,22 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { authSecret, GENERATED_SECRET_FILE } from "@/lib/server/auth/auth-secret";
-import { CONSOLE_SECRET_NAMES, resetConfigForTests } from "@/lib/server/env";
+import { CONSOLE_SECRET_NAMES, MIN_AUTH_SECRET_LENGTH, resetConfigForTests } from "@/lib/server/env";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
 const ASKED = [...CONSOLE_SECRET_NAMES, "SKILL_VISIBLE"];
+/** Secrets this file sets on top of setUpTestConsole's (CONSOLE_AUTH_SECRET, CONSOLE_ADMIN_PASSWORD, DATABASE_URL). */
+const EXTRA_SECRETS = {
+  BETTER_AUTH_SECRET: "better-auth-secret-value-0123456789",
+  AUTH_SECRET: "auth-secret-value-0123456789abcdef",
+  WORKER_TOKEN: "skw_test-token-0123456789",
+};
 
 let testConsole: TestConsole;
 
 beforeAll(async () => {
-  testConsole = await setUpTestConsole({ BETTER_AUTH_SECRET: "better-auth-secret-value-0123456789", AUTH_SECRET: "auth-secret-value-0123456789abcdef", SKILL_VISIBLE: "yes" });
+  testConsole = await setUpTestConsole({ ...EXTRA_SECRETS, SKILL_VISIBLE: "yes" });
   // Only bash builtins: the child's environment has no PATH. Prints every exported name and the values
   // of the asked-for variables ("<unset>" when absent).
   const script = [
@@ -34,8 +40,6 @@ describe("console secrets and env_allow", () => {
   it("forwards none of CONSOLE_SECRET_NAMES to a skill whose env_allow lists them, and still forwards the rest", async () => {
     expect(CONSOLE_SECRET_NAMES.has("CONSOLE_AUTH_SECRET")).toBe(true);
     expect(CONSOLE_SECRET_NAMES.has("CONSOLE_ADMIN_PASSWORD")).toBe(true);
-    expect(process.env.CONSOLE_AUTH_SECRET).toBeTruthy();
-    expect(process.env.CONSOLE_ADMIN_PASSWORD).toBeTruthy();
     const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/env_probe/calls", { body: { args: {}, wait: true }, params: { name: "env_probe" } });
     const body = (await response.json()) as { call: { status: string; result: { names: string[]; values: Record<string, string> } } };
     expect(response.status, JSON.stringify(body)).toBe(200);
@@ -46,9 +50,15 @@ describe("console secrets and env_allow", () => {
       expect(values[secret]).toBe("<unset>");
     }
     expect(values.SKILL_VISIBLE).toBe("yes");
+    // No secret's value appears anywhere in the call (its result, events or error).
     const output = JSON.stringify(body);
-    expect(output).not.toContain(process.env.CONSOLE_AUTH_SECRET);
-    expect(output).not.toContain(process.env.CONSOLE_ADMIN_PASSWORD);
+    const secrets: Record<string, string> = {
+      ...EXTRA_SECRETS,
+      CONSOLE_AUTH_SECRET: process.env.CONSOLE_AUTH_SECRET!,
+      CONSOLE_ADMIN_PASSWORD: process.env.CONSOLE_ADMIN_PASSWORD!,
+      DATABASE_URL: process.env.DATABASE_URL!,
+    };
+    for (const [name, value] of Object.entries(secrets)) expect(output, name).not.toContain(value);
   });
 });
 
@@ -73,9 +83,9 @@ describe("the generated session secret", () => {
 
   it("is created with mode 0600 on first use and the same secret is read back later", () => {
     const file = path.join(dir, "data", GENERATED_SECRET_FILE);
-    expect(fs.existsSync(file)).toBe(false);
     const first = authSecret();
-    expect(first.length).toBeGreaterThanOrEqual(32);
+    // 48 random bytes, base64url.
+    expect(first).toMatch(/^[A-Za-z0-9_-]{64}$/);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     resetConfigForTests();
     expect(authSecret()).toBe(first);
@@ -85,6 +95,6 @@ describe("the generated session secret", () => {
   it("refuses a truncated secret file instead of signing with it", () => {
     const file = path.join(dir, "data", GENERATED_SECRET_FILE);
     fs.writeFileSync(file, "short\n", { mode: 0o600 });
-    expect(() => authSecret()).toThrow(/shorter than/);
+    expect(() => authSecret()).toThrow(`${file} holds a secret shorter than ${MIN_AUTH_SECRET_LENGTH} characters; remove it to generate a new one`);
   });
 });

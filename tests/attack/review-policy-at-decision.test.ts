@@ -15,7 +15,7 @@ import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-
 import { createPerson, type TestPerson } from "../helpers/test-people";
 import * as tokenRoute from "@/app/api/v1/tokens/[id]/route";
 import * as userRoute from "@/app/api/v1/users/[id]/route";
-import { confirm, createPersonaRow, createToken, requestWaitingCall, sign } from "../api/approvals-fixtures";
+import { auditActions, confirm, createPersonaRow, createToken, requestWaitingCall, sign } from "../api/approvals-fixtures";
 
 let testConsole: TestConsole;
 let markerDir: string;
@@ -23,8 +23,15 @@ let requester: TestPerson;
 let approverA: TestPerson;
 let approverB: TestPerson;
 
-function ran(skill: string): boolean {
-  return fs.existsSync(path.join(markerDir, `${skill}.ran`));
+/** The call's life on the audit trail: its `call.*` and `approval.*` entries, oldest first. */
+async function lifecycle(callId: string): Promise<string[]> {
+  return (await auditActions(callId)).filter((action) => action.startsWith("call.") || action.startsWith("approval."));
+}
+
+/** The `actor` and `details` of each audit entry `action` of the call. */
+async function auditEntries(callId: string, action: string): Promise<Array<[string, unknown]>> {
+  const rows = await db().auditEvent.findMany({ where: { callId, action }, orderBy: { id: "asc" } });
+  return rows.map((row) => [row.actor, JSON.parse(row.details)]);
 }
 
 function putPersona(name: string, body: unknown): Promise<Response> {
@@ -54,11 +61,11 @@ describe("the policy in force when a person decides", () => {
     expect(changed.status).toBe(200);
     const response = await confirm(call.id, approverA.headers);
     expect(response.status, await response.clone().text()).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ran("restart")).toBe(false);
+    // Denied in the same transaction that refused the confirmation: it never reached the queue.
     const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
     expect(row.status).toBe("denied");
     expect(row.error).toMatch(/read-only/);
+    expect(await lifecycle(call.id)).toEqual(["call.requested", "call.denied"]);
   });
 
   it("the second signature does not run a dangerous call whose skill the persona now denies", async () => {
@@ -68,13 +75,12 @@ describe("the policy in force when a person decides", () => {
     expect(changed.status).toBe(200);
     const response = await sign(approvalId!, approverB.headers);
     expect(response.status, await response.clone().text()).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ran("wiper")).toBe(false);
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("denied");
     const approval = await db().approval.findUniqueOrThrow({ where: { id: approvalId! } });
     expect(approval.status).toBe("denied");
     expect(approval.reason).toMatch(/skills\.deny/);
     expect(await db().auditEvent.count({ where: { callId: call.id, action: "approval.denied", actor: "system" } })).toBe(1);
+    expect(await lifecycle(call.id)).toEqual(["call.requested", "approval.requested", "approval.signed", "approval.denied"]);
   });
 
   it("no confirmation or signature runs a call whose agent's token was revoked meanwhile", async () => {
@@ -88,20 +94,24 @@ describe("the policy in force when a person decides", () => {
     expect(first.status, await first.clone().text()).toBe(403);
     expect((await sign(approvalId!, approverB.headers)).status).toBe(409);
     expect((await confirm(mutating.call.id, approverA.headers)).status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ran("wiper")).toBe(false);
     expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).status).toBe("denied");
     expect((await db().call.findUniqueOrThrow({ where: { id: mutating.call.id } })).status).toBe("denied");
+    expect(await lifecycle(call.id)).toEqual(["call.requested", "approval.requested", "approval.denied"]);
+    expect(await lifecycle(mutating.call.id)).toEqual(["call.requested", "call.denied"]);
   });
 
   it("no confirmation runs a call whose requester was demoted to viewer meanwhile", async () => {
-    fs.rmSync(path.join(markerDir, "restart.ran"), { force: true });
     const demoted = await createPerson("operator");
     const { call } = await requestWaitingCall("restart", "ops", demoted.headers);
     const user = await db().user.findUniqueOrThrow({ where: { email: demoted.email } });
     expect((await invoke(userRoute.PATCH, `/api/v1/users/${user.id}`, { method: "PATCH", body: { role: "viewer" }, params: { id: user.id } })).status).toBe(200);
-    expect((await confirm(call.id, approverA.headers)).status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ran("restart")).toBe(false);
+    const response = await confirm(call.id, approverA.headers);
+    const reason = `its requester ${demoted.email} may no longer request calls (viewer)`;
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: { code: "forbidden", message: `call ${call.id} cannot be confirmed: the current policy refuses it (${reason})` } });
+    // Denied (by the system, noticed by the confirmer) before anything was queued.
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "denied", error: `refused by the current policy: ${reason}` });
+    expect(await auditEntries(call.id, "call.denied")).toEqual([["system", { reason, noticedBy: approverA.email }]]);
+    expect(await lifecycle(call.id)).toEqual(["call.requested", "call.denied"]);
   });
 });

@@ -14,6 +14,7 @@ let testConsole: TestConsole;
 let report: LoaderReport;
 let loadMs: number;
 const MANY = 1500;
+const DEEP_MAP_LEVELS = 10_000;
 
 function raw(category: string, name: string, text: string): string {
   const dir = path.join(testConsole.nativeRoot, category, name);
@@ -51,7 +52,8 @@ beforeAll(async () => {
   // Bombs and oddities.
   raw("bad", "alias-bomb", `---\nname: alias-bomb\ndescription: boom\na: &a [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`).join("\n")}\n---\n`);
   raw("bad", "deep-nest", `---\nname: deep-nest\ndescription: deep\nx: ${"[".repeat(20_000)}${"]".repeat(20_000)}\n---\n`);
-  raw("bad", "deep-map", `---\nname: deep-map\ndescription: deep\n${Array.from({ length: 3000 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} v\n---\n`);
+  // 10,000 nested flow mappings in ~50 KiB: under the 64 KiB frontmatter limit, so the YAML parser sees it.
+  raw("bad", "deep-map", `---\nname: deep-map\ndescription: deep\nx: ${"{a: ".repeat(DEEP_MAP_LEVELS)}v${"}".repeat(DEEP_MAP_LEVELS)}\n---\n`);
   raw("bad", "huge-number", "---\nname: huge-number\ndescription: odd numbers\ntimeout_seconds: 1e400\nclass: safe\n---\n");
   raw("bad", "dup-keys", "---\nname: dup-keys\ndescription: first\nclass: dangerous\nclass: safe\n---\n");
   raw("bad", "class-list", "---\nname: class-list\ndescription: class as a list\nclass: [safe]\n---\n");
@@ -89,14 +91,13 @@ describe("hostile SKILL.md files", () => {
     expect((await getRegistry()).get("json-engine")).toBeUndefined();
   });
 
-  it("!!js tags stay inert text or fail; an unknown class counts as dangerous", async () => {
+  it("!!js tags stay inert text (a warning, not code); an unknown class counts as dangerous", async () => {
+    // The yaml package only warns about an unknown tag and keeps the scalar as plain text.
     const skill = (await getRegistry()).get("js-tag");
-    if (skill) {
-      expect(typeof skill.description).toBe("string");
-      expect(skill.class).toBe("dangerous");
-    } else {
-      expect(failedReason("js-tag")).not.toBeNull();
-    }
+    expect(skill).toBeDefined();
+    expect(skill?.description).toBe("function () { return 1 }");
+    expect(skill?.class).toBe("dangerous");
+    expect(failedReason("js-tag")).toBeNull();
   });
 
   it("__proto__ and constructor keys neither pollute Object.prototype nor lend a class", async () => {
@@ -114,8 +115,10 @@ describe("hostile SKILL.md files", () => {
     const huge = (await getRegistry()).get("huge-number");
     expect(huge?.timeoutSeconds).toBe(Number(process.env.SKILL_DEFAULT_TIMEOUT_SECONDS ?? 30));
     expect((await getRegistry()).get("class-list")?.class).toBe("dangerous");
-    const deepMap = (await getRegistry()).get("deep-map");
-    if (deepMap) expect(() => JSON.stringify(deepMap)).not.toThrow();
+    // Too deep for the YAML parser: refused with a YAML reason, not the size limit (the column is where
+    // the stack ran out; line 4 as gray-matter hands the parser the block after a leading newline).
+    expect(failedReason("deep-map")).toMatch(/^parse: frontmatter is not valid YAML: Maximum call stack size exceeded at line 4, column \d+$/);
+    expect((await getRegistry()).get("deep-map")).toBeUndefined();
   });
 
   it(`${MANY} skills load, each registered`, async () => {

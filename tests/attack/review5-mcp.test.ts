@@ -93,11 +93,13 @@ describe("MCP as an attacker", () => {
     const token = await createToken("free", operator.headers);
     const batch = Array.from({ length: 50 }, (_, i) => callMessage(i + 1, "skill_search", { query: "touch marker file ".repeat(20) }));
     batch.push(callMessage(99, "skill_run_script", { skill_name: "touch-it", script: "touch.sh" }));
+    const before = await db().call.count();
     const response = await rpc(batch, token);
     expect(response.status).toBe(400);
     const [answer] = await answersOf(response);
     expect(answer).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
-    expect(fs.existsSync(marker)).toBe(false);
+    // Refused before any message ran: the skill_run_script in it stored no call (so nothing can run).
+    expect(await db().call.count()).toBe(before);
   });
 
   it("a single message (no batch) still works for the same token", async () => {

@@ -32,12 +32,22 @@ async function run(script: string): Promise<Call> {
   return (JSON.parse(text) as { call: Call }).call;
 }
 
+/** The pid a script printed: a real process id, never NaN, 0 or 1 (which kill(2) would not read as one process). */
+function pidOf(text: string | undefined): number {
+  const pid = Number(text);
+  expect(Number.isInteger(pid), `pid ${JSON.stringify(text)}`).toBe(true);
+  expect(pid).toBeGreaterThan(1);
+  return pid;
+}
+
+/** True while `pid` exists: only ESRCH means it is gone; any other error is a bug of the test. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
   }
 }
 
@@ -50,7 +60,7 @@ describe("leftover processes", () => {
   it("a nohup'd background child of a script that exited is killed with the group", async () => {
     const call = await run("nohup.sh");
     expect(call.status).toBe("succeeded");
-    const pid = Number((call.result as { stdout: string }).stdout.trim());
+    const pid = pidOf((call.result as { stdout: string }).stdout.trim());
     expect(await eventuallyDead(pid)).toBe(true);
   });
 
@@ -58,14 +68,15 @@ describe("leftover processes", () => {
     const started = Date.now();
     const call = await run("hold-stdout.sh");
     expect(Date.now() - started).toBeLessThan(5000);
-    const pid = Number((call.result as { stdout: string }).stdout.trim().split("\n")[0]);
+    expect(call.status).toBe("succeeded");
+    const pid = pidOf((call.result as { stdout: string }).stdout.trim().split("\n")[0]);
     expect(await eventuallyDead(pid)).toBe(true);
   });
 
   it("on timeout the whole group goes, the background sleeper too", async () => {
     const call = await run("timeout.sh");
     expect(call.status).toBe("timed_out");
-    const pid = Number((call.result as { stdout: string }).stdout.trim());
+    const pid = pidOf((call.result as { stdout: string }).stdout.trim());
     expect(await eventuallyDead(pid)).toBe(true);
   });
 

@@ -143,14 +143,17 @@ describe("paths that try to leave the resource folders", () => {
       }
     })();
     const texts: string[] = [];
-    for (let i = 0; i < 120; i += 1) {
+    // At least 120 reads, and on until a few were served (most land mid-swap and answer 404).
+    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5); i += 1) {
       const response = await get("res-attack", ["references", "swap.md"]);
       if (response.status === 200) texts.push(await response.text());
       else expect(response.status).toBe(404);
     }
     stop = true;
     await swapper;
-    expect(texts.every((text) => text === "inside\n")).toBe(true);
+    // Some reads got the inside file (an all-404 answer would prove nothing) and none got the secret.
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.filter((text) => text !== "inside\n")).toEqual([]);
   });
 });
 
@@ -182,13 +185,16 @@ describe("swapping a folder in the middle of the path", () => {
       }
     })();
     const texts: string[] = [];
-    for (let i = 0; i < 120; i += 1) {
+    // At least 120 reads, and on until a few were served (most land mid-swap and answer 404).
+    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5); i += 1) {
       const response = await get("res-attack", ["references", "sub", "secret.txt"]);
       if (response.status === 200) texts.push(await response.text());
       else expect(response.status).toBe(404);
     }
     stop = true;
     await swapper;
+    // Some reads got the inside file (an all-404 answer would prove nothing) and none got the secret.
+    expect(texts.length).toBeGreaterThan(0);
     expect(texts.filter((text) => text !== "inside\n")).toEqual([]);
   });
 });

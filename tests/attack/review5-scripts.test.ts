@@ -138,22 +138,38 @@ describe("environment", () => {
 describe("policy through the agent tools", () => {
   it("a dangerous native script through POST /tools/call under a dual-sign persona waits for approval and runs nothing", async () => {
     const token = await createToken("guard", operator.headers);
-    const body = await callToolExpecting<{ status: string }>(202, { name: "skill_run_script", arguments: { skill_name: "boom", script: "boom.sh" } }, token);
-    expect(body.status).toBe("awaiting_approval");
-    expect(fs.existsSync(marker)).toBe(false);
+    const body = await callToolExpecting<{ callId: string; status: string }>(202, { name: "skill_run_script", arguments: { skill_name: "boom", script: "boom.sh" } }, token);
+    expect(body).toEqual({
+      callId: body.callId,
+      status: "awaiting_approval",
+      link: `/calls/${body.callId}`,
+      message: `Call ${body.callId} awaits approval by two approvers in the console: /calls/${body.callId}`,
+    });
+    // Stored waiting, its approval pending and unsigned: nothing can have run it.
+    expect(await db().call.findUniqueOrThrow({ where: { id: body.callId } })).toMatchObject({ skill: "boom", status: "awaiting_approval", startedAt: null });
+    const approval = await db().approval.findUniqueOrThrow({ where: { callId: body.callId } });
+    expect(approval.status).toBe("pending");
+    expect(await db().approvalSignature.count({ where: { approvalId: approval.id } })).toBe(0);
   });
 
   it("a read-only persona's token is refused (403), a viewer's token too", async () => {
     const token = await createToken("reader", operator.headers);
-    await callToolExpecting(403, { name: "skill_run_script", arguments: { skill_name: "boom", script: "boom.sh" } }, token);
     const viewer = await createPerson("viewer");
+    const before = await db().call.count();
+    await callToolExpecting(403, { name: "skill_run_script", arguments: { skill_name: "boom", script: "boom.sh" } }, token);
     await callToolExpecting(403, { name: "skill_run_script", arguments: { skill_name: "trick", script: "args.sh" } }, viewer.headers);
-    expect(fs.existsSync(marker)).toBe(false);
+    // Refused before anything was stored, so nothing can run later.
+    expect(await db().call.count()).toBe(before);
   });
 
-  it("a token cannot name another persona", async () => {
-    const token = await createToken("reader", operator.headers);
-    await callToolExpecting(403, { name: "skill_run_script", arguments: { skill_name: "trick", script: "args.sh" }, persona: "runner" }, token);
+  it("a token cannot name another persona; without naming one it runs a safe script as its own", async () => {
+    const token = await createToken("reader", operator.headers, "reader-naming-runner");
+    const refused = await callToolExpecting(403, { name: "skill_run_script", arguments: { skill_name: "trick", script: "args.sh" }, persona: "runner" }, token);
+    expect(refused).toEqual({ error: { code: "forbidden", message: "token reader-naming-runner acts as persona reader; it cannot call under persona runner" } });
+    // Control: the same token and script, no persona named, runs under the token's read-only persona.
+    const ran = await callToolExpecting<{ result: { callId: string } }>(200, { name: "skill_run_script", arguments: { skill_name: "trick", script: "args.sh" } }, token);
+    expect(ran).toEqual({ result: { callId: ran.result.callId, status: "succeeded", exitCode: 0, error: null, output: "0\n" } });
+    expect((await db().call.findUniqueOrThrow({ where: { id: ran.result.callId } })).persona).toBe("reader");
   });
 });
 
@@ -161,12 +177,20 @@ describe("what an approval binds", () => {
   it("SKILL.md changed between request and approval voids it", async () => {
     const skillFile = path.join(testConsole.nativeRoot, "ops", "boom", "SKILL.md");
     const original = fs.readFileSync(skillFile, "utf8");
-    const { approvalId } = await requestWaitingCall("boom", "guard", operator.headers, { script: "boom.sh", args: [] });
+    const { call, approvalId } = await requestWaitingCall("boom", "guard", operator.headers, { script: "boom.sh", args: [] });
     fs.writeFileSync(skillFile, `${original}\nRun it twice.\n`);
     try {
       const signed = await sign(approvalId!, approvers[0]!.headers);
       expect(signed.status).toBe(409);
-      expect(fs.existsSync(marker)).toBe(false);
+      const error = await errorOf(signed);
+      expect(error.code).toBe("conflict");
+      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: SKILL\\.md changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
+      // What the void recorded: the approval void (by the system, unsigned), the call ended expired.
+      const reason = error.message.replace(`approval ${approvalId} is void: `, "");
+      expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: "void", reason, decidedBy: "system" });
+      expect(await db().approvalSignature.count({ where: { approvalId: approvalId! } })).toBe(0);
+      const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
+      expect(row).toMatchObject({ status: "expired", error: `approval void: ${reason}`, startedAt: null });
     } finally {
       fs.writeFileSync(skillFile, original);
     }

@@ -110,8 +110,8 @@ describe("the skill's folder is read again for every call", () => {
     // Read as text, every link stays in the folder; followed as the kernel does, A ends one folder up.
     // (Node's JavaScript fs.realpathSync gets this wrong — it applies the ".." before following B — so
     // only the native realpath, which asks the kernel's rules of libc, is used for such checks.)
+    // Precondition of the fixture (not a check of the console): A really leads out of the folder.
     expect(fs.realpathSync.native(path.join(folder, "A"))).toBe(path.dirname(fs.realpathSync.native(folder)));
-    expect(fs.realpathSync(path.join(folder, "A"))).toBe(fs.realpathSync.native(folder));
     const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/link_chain/calls", { body: {}, params: { name: "link_chain" } });
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({

@@ -7,8 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db, dbReady } from "@/lib/server/db";
+import { db, dbReady, sqliteConnection } from "@/lib/server/db";
 import { statements, statementTransaction } from "@/lib/server/db-statements";
+import { waitUntil } from "../executor/helpers";
 import { setUpTestConsole } from "../helpers/test-console";
 
 beforeAll(async () => {
@@ -17,6 +18,32 @@ beforeAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Counts, from now until `stop()`, the statements that queue for the SQLite connection's lock. Called
+ * inside a transaction (which holds the lock), each one counted is a statement made to wait for it:
+ * the proof that a statement is pending because of the transaction, not merely slow.
+ */
+async function countLockWaits(): Promise<{ waits: () => number; stop: () => void }> {
+  const { lock } = await sqliteConnection();
+  const acquire = lock.acquire;
+  let waits = 0;
+  lock.acquire = function (this: typeof lock) {
+    waits += 1;
+    return acquire.call(this);
+  };
+  return { waits: () => waits, stop: () => void Reflect.deleteProperty(lock, "acquire") };
+}
+
+/** Inside a transaction: waits until `count` statements queue for the lock, then stops counting. */
+async function untilWaiting(count: number, counter: { waits: () => number; stop: () => void }): Promise<void> {
+  try {
+    await waitUntil(() => counter.waits() >= count, `${count} statement(s) waiting for the open transaction`);
+    expect(counter.waits()).toBe(count);
+  } finally {
+    counter.stop();
+  }
+}
 
 function presetRow(name: string) {
   return { id: randomUUID(), skill: "statements", name, args: "{}", createdBy: "test" };
@@ -74,14 +101,22 @@ describe("values", () => {
 describe("isolation from open transactions", () => {
   it("a statement waits for Prisma's open transaction instead of joining it (its rollback keeps the statement)", async () => {
     let outside: Promise<string> | undefined;
+    const settled: string[] = [];
     const transaction = db().$transaction(async (tx) => {
       await tx.argPreset.create({ data: presetRow("in prisma's transaction, rolled back") });
-      outside = insertPreset("outside prisma's transaction, kept");
-      await sleep(100);
+      const counter = await countLockWaits();
+      outside = insertPreset("outside prisma's transaction, kept").then((id) => {
+        settled.push("outside");
+        return id;
+      });
+      await untilWaiting(1, counter);
+      settled.push("transaction ends");
       throw new Error("roll back");
     });
     await expect(transaction).rejects.toThrow("roll back");
     await outside;
+    // The statement was held back for the whole transaction: it settled only after the rollback.
+    expect(settled).toEqual(["transaction ends", "outside"]);
     expect(await presetNames()).toContain("outside prisma's transaction, kept");
     expect(await presetNames()).not.toContain("in prisma's transaction, rolled back");
   });
@@ -89,17 +124,32 @@ describe("isolation from open transactions", () => {
   it("Prisma's statements wait for our open transaction, and our rollback undoes only its own writes", async () => {
     let outside: Promise<unknown> | undefined;
     let seen: Promise<number> | undefined;
+    const settled: string[] = [];
     const transaction = statementTransaction(async (tx) => {
       await insertPreset("in our transaction, rolled back", tx);
-      outside = db().argPreset.create({ data: presetRow("prisma outside ours, kept") }).then((row) => row);
+      const counter = await countLockWaits();
+      outside = db()
+        .argPreset.create({ data: presetRow("prisma outside ours, kept") })
+        .then((row) => {
+          settled.push("prisma write");
+          return row;
+        });
       seen = statements()
         .$queryRaw<Array<{ count: number }>>`SELECT COUNT(*) AS "count" FROM "ArgPreset" WHERE "name" = ${"in our transaction, rolled back"}`
-        .then((rows) => rows[0]!.count);
-      await sleep(100);
+        .then((rows) => {
+          settled.push("read");
+          return rows[0]!.count;
+        });
+      await untilWaiting(2, counter);
+      settled.push("transaction ends");
       throw new Error("roll back ours");
     });
     await expect(transaction).rejects.toThrow("roll back ours");
     await outside;
+    await seen;
+    // Both were held back for the whole transaction: they settled only after the rollback.
+    expect(settled[0]).toBe("transaction ends");
+    expect([...settled].sort()).toEqual(["prisma write", "read", "transaction ends"]);
     // The read ran after the rollback: it never saw the uncommitted row.
     expect(await seen).toBe(0);
     const names = await presetNames();

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db, dbReady } from "@/lib/server/db";
+import { db, dbReady, sqliteConnection } from "@/lib/server/db";
+import { waitUntil } from "../executor/helpers";
 import { setUpTestConsole } from "../helpers/test-console";
 
 beforeAll(async () => {
@@ -14,7 +15,31 @@ beforeAll(async () => {
   await dbReady();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Counts, from now until `stop()`, the statements that queue for the SQLite connection's lock. Called
+ * inside a transaction (which holds the lock), each one counted is a statement made to wait for it:
+ * the proof that a statement is pending because of the transaction, not merely slow.
+ */
+async function countLockWaits(): Promise<{ waits: () => number; stop: () => void }> {
+  const { lock } = await sqliteConnection();
+  const acquire = lock.acquire;
+  let waits = 0;
+  lock.acquire = function (this: typeof lock) {
+    waits += 1;
+    return acquire.call(this);
+  };
+  return { waits: () => waits, stop: () => void Reflect.deleteProperty(lock, "acquire") };
+}
+
+/** Inside a transaction: waits until `count` statements queue for the lock, then stops counting. */
+async function untilWaiting(count: number, counter: { waits: () => number; stop: () => void }): Promise<void> {
+  try {
+    await waitUntil(() => counter.waits() >= count, `${count} statement(s) waiting for the open transaction`);
+    expect(counter.waits()).toBe(count);
+  } finally {
+    counter.stop();
+  }
+}
 
 function presetRow(name: string) {
   return { id: randomUUID(), skill: "isolation", name, args: "{}", createdBy: "test" };
@@ -23,29 +48,47 @@ function presetRow(name: string) {
 describe("interactive transactions on the shared SQLite connection", () => {
   it("keep a write made meanwhile by another request when they roll back", async () => {
     let outsideWrite: Promise<unknown> | undefined;
+    const settled: string[] = [];
     const transaction = db().$transaction(async (tx) => {
       await tx.argPreset.create({ data: presetRow("inside, rolled back") });
+      const counter = await countLockWaits();
       // .then() starts it now (a PrismaPromise runs only once awaited or then-ed).
-      outsideWrite = db().argPreset.create({ data: presetRow("outside, must stay") }).then((row) => row);
-      await sleep(100);
+      outsideWrite = db()
+        .argPreset.create({ data: presetRow("outside, must stay") })
+        .then((row) => {
+          settled.push("outside");
+          return row;
+        });
+      await untilWaiting(1, counter);
+      settled.push("transaction ends");
       throw new Error("roll back");
     });
     await expect(transaction).rejects.toThrow("roll back");
     await outsideWrite;
+    // The write was held back for the whole transaction: it settled only after the rollback.
+    expect(settled).toEqual(["transaction ends", "outside"]);
     const names = (await db().argPreset.findMany({ where: { skill: "isolation" } })).map((row) => row.name);
     expect(names).toEqual(["outside, must stay"]);
   });
 
   it("do not let another request read their uncommitted rows", async () => {
     let seen: Promise<number> | undefined;
-    await db()
-      .$transaction(async (tx) => {
-        await tx.argPreset.create({ data: presetRow("uncommitted") });
-        seen = db().argPreset.count({ where: { skill: "isolation", name: "uncommitted" } }).then((count) => count);
-        await sleep(50);
-        throw new Error("roll back");
-      })
-      .catch(() => undefined);
+    const settled: string[] = [];
+    const transaction = db().$transaction(async (tx) => {
+      await tx.argPreset.create({ data: presetRow("uncommitted") });
+      const counter = await countLockWaits();
+      seen = db()
+        .argPreset.count({ where: { skill: "isolation", name: "uncommitted" } })
+        .then((count) => {
+          settled.push("read");
+          return count;
+        });
+      await untilWaiting(1, counter);
+      settled.push("transaction ends");
+      throw new Error("roll back");
+    });
+    await expect(transaction).rejects.toThrow("roll back");
     expect(await seen).toBe(0);
+    expect(settled).toEqual(["transaction ends", "read"]);
   });
 });

@@ -363,12 +363,31 @@ describe("health-check: scripts/check.sh", () => {
     expect(unhealthy.stdout.trim().split("\n").slice(3)).toEqual([`FAIL  port ${port} is not listening`, "UNHEALTHY: 3 ok, 1 failed, 0 skipped"]);
   });
 
-  it("skips service checks without systemd and rejects bad args with exit 2", async () => {
-    if (!fs.existsSync("/run/systemd/system")) {
-      const run = await runScript("system/health-check", "check.sh", [...LENIENT, "--service", "nginx"]);
-      expect(run.code).toBe(0);
-      expect(run.stdout.trim().split("\n").slice(-2)).toEqual(["SKIP  service nginx: systemd is not running on this host", "HEALTHY: 3 ok, 0 failed, 1 skipped"]);
-    }
+  // Which service branch runs depends on the host; each has its own test, so the others show as skipped.
+  const SYSTEMCTL = isOnSystemPath("systemctl");
+  const SYSTEMD = fs.existsSync("/run/systemd/system");
+
+  it.runIf(!SYSTEMCTL)("skips service checks when systemctl is not installed", async () => {
+    const run = await runScript("system/health-check", "check.sh", [...LENIENT, "--service", "nginx"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n").slice(-2)).toEqual(["SKIP  service nginx: systemctl is not installed", "HEALTHY: 3 ok, 0 failed, 1 skipped"]);
+  });
+
+  it.runIf(SYSTEMCTL && !SYSTEMD)("skips service checks without systemd", async () => {
+    const run = await runScript("system/health-check", "check.sh", [...LENIENT, "--service", "nginx"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n").slice(-2)).toEqual(["SKIP  service nginx: systemd is not running on this host", "HEALTHY: 3 ok, 0 failed, 1 skipped"]);
+  });
+
+  it.runIf(SYSTEMCTL && SYSTEMD)("asks systemctl under systemd: a unit that does not exist is inactive (exit 1)", async () => {
+    const unit = "skill-console-test-no-such-unit";
+    const run = await runScript("system/health-check", "check.sh", [...LENIENT, "--service", unit]);
+    expect(run.code).toBe(1);
+    expect(run.stdout.trim().split("\n").slice(-2)).toEqual([`FAIL  service ${unit} is inactive`, "UNHEALTHY: 3 ok, 1 failed, 0 skipped"]);
+    expect(run.stderr).toContain(`check.sh: systemctl is-active ${unit}: inactive\n`);
+  });
+
+  it("rejects bad args with exit 2", async () => {
     for (const args of [["--port", "70000"], ["--mount", "relative"], ["--url", "file:///etc/passwd"], ["--bogus"], ["--disk-threshold"]]) {
       const run = await runScript("system/health-check", "check.sh", args);
       expect([run.code, run.stdout], args.join(" ")).toEqual([2, ""]);
