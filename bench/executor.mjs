@@ -37,17 +37,11 @@ export async function directRun(run, skillName) {
   return result;
 }
 
-/**
- * CPU (ms) of the console's server process and its local worker: each one's own, and the worker's
- * children. The worker's own is the worker's and its spawner's (the process that starts the calls'
- * processes, lib/worker/spawner-process.ts); the worker's children are the calls' processes, which the
- * spawner waits for (its cutime + cstime).
- */
+/** CPU (ms) of the console's server process and its local worker: each one's own, and the worker's children. */
 export function consoleCpu(server) {
   const console = readCpu(server.pid);
   const worker = server.workerPid ? readCpu(server.workerPid) : { selfMs: NaN, childrenMs: NaN };
-  const spawner = server.spawnerPid ? readCpu(server.spawnerPid) : { selfMs: NaN, childrenMs: NaN };
-  return { console: console.selfMs, consoleChildren: console.childrenMs, worker: worker.selfMs + spawner.selfMs, workerChildren: worker.childrenMs + spawner.childrenMs };
+  return { console: console.selfMs, consoleChildren: console.childrenMs, worker: worker.selfMs, workerChildren: worker.childrenMs };
 }
 
 const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
@@ -116,7 +110,7 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
     `executor: call phases (medians, ms-resolution stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, auth, validation, plan + digest, insert) · createdAt → startedAt ${median(phases.claim).toFixed(1)} ms (wake the claim poll, claim CAS, answer, worker re-plans + digests, snapshot, cgroup, bwrap spawn) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (process, cgroup removal, finish report in) · endedAt → response ${median(phases.finish).toFixed(1)} ms (waiter woken, re-read, JSON, HTTP out)`,
     `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: baseline process ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: baseline process ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
     `executor: spawn → group gone (ms) at p10/p25/p50/p75/p90: the worker's (console-recorded durationMs) ${[10, 25, 50, 75, 90].map((q) => fmt(p(recorded, q))).join("/")}; the direct sandboxed spawn's ${[10, 25, 50, 75, 90].map((q) => fmt(p(sandboxedProcess, q))).join("/")} (GROUP_POLL_MS is 25: a group or cgroup not yet empty when first checked costs a poll)`,
-    `executor: RSS (libuv forks, so a spawn costs more in a larger process; see the sandbox rows on the spawning process's size): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB (its spawner, which forks the calls, ${fmt(readRss(server.spawnerPid).rssMiB)} MiB), baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
+    `executor: RSS (libuv forks, so a spawn costs more in a larger process; see the sandbox rows on the spawning process's size): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB, baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
   ];
   return { rows, notes };
 }

@@ -180,25 +180,6 @@ export function findWorkerPid(serverPid) {
   return null;
 }
 
-/**
- * The pid of the worker's spawner (`.worker/worker.mjs --spawner`, the worker's child that starts the
- * calls' processes: lib/worker/spawner-process.ts), from /proc; null when none runs.
- */
-export function findSpawnerPid(workerPid) {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) !== workerPid) continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes("--spawner")) return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return null;
-}
-
 /** Direct children of `pid` whose program is `exe` (realpath), with their argv, from /proc. */
 export function childrenRunning(pid, exe) {
   const found = [];
@@ -359,7 +340,7 @@ export async function stopGroup(pgid, exitPromise) {
 /**
  * Waits until the console lists a live worker holding every skill of `skills` with a digest (it has
  * registered and reported its scan), then sets `server.workerPid` (the worker's pid from /proc, which
- * must be the one it reported) and `server.spawnerPid` (its spawner's) and resolves with its WorkerInfo. Rejects after `timeoutMs`.
+ * must be the one it reported) and resolves with its WorkerInfo. Rejects after `timeoutMs`.
  */
 export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
@@ -370,8 +351,6 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
     if (worker && pid !== null) {
       if (worker.pid !== pid) throw new Error(`the live worker reported pid ${worker.pid}, but the console's child running .worker/worker.mjs is ${pid}`);
       server.workerPid = pid;
-      server.spawnerPid = findSpawnerPid(pid);
-      if (server.spawnerPid === null) throw new Error(`the worker (pid ${pid}) runs no spawner process (.worker/worker.mjs --spawner)`);
       return worker;
     }
     if (Date.now() > deadline) throw new Error(`no live worker holding ${skills.join(", ")} within ${timeoutMs} ms (last answer ${answer?.status}); see ${server.logFile}`);

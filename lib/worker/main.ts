@@ -6,11 +6,9 @@
  * arrives as the first line of stdin from the process that started it (scripts/worker.mjs or the
  * console), never through its environment, and stdin closing means that process is gone: the worker
  * then stops its calls and exits. SIGTERM/SIGINT stop it the same way. Exit codes: 0 stopped, 1 could
- * not start (bad settings, refused token), 2 no token. With `--spawner` the same program is the worker's
- * spawner instead (lib/worker/spawner-process.ts), forked by the worker with an IPC channel.
+ * not start (bad settings, refused token), 2 no token.
  */
 import { ConfigError, loadWorkerConfig } from "@/lib/server/env";
-import { runSpawner } from "./spawner-process";
 import { readTokenThenWatch } from "./stdin-token";
 import { Worker } from "./worker";
 
@@ -56,6 +54,4 @@ async function main(): Promise<void> {
   }
 }
 
-// `--spawner`: this bundle runs as the worker's spawner (lib/worker/spawner-process.ts), forked by the worker.
-if (process.argv.includes("--spawner")) runSpawner();
-else void main();
+void main();

@@ -1,10 +1,13 @@
+import { closeSync } from "node:fs";
 import path from "node:path";
 import type { CallSandbox } from "@/lib/types/call";
 import type { CallAssignment, FinishReport, WorkerEndStatus } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
 import { SCRIPT_SYSTEM_PATH } from "@/lib/server/env";
-import { interpretScriptOutcome, interpretSubprocessOutcome, killOrphanGroup, type ProcessIdentity, type ProcessOutcome } from "@/lib/server/executor";
-import type { SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
+import { interpretScriptOutcome, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "@/lib/server/executor";
+import { CallCgroup } from "@/lib/server/executor/sandbox/call-cgroup";
+import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
+import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
 import { sandboxUnusableReason, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-plan";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
@@ -12,9 +15,7 @@ import { digestMismatchReason } from "@/lib/server/skills/skill-digest";
 import type { RegisteredSkill } from "@/lib/server/skills/registered-skill";
 import { sandboxAllowedRoots } from "@/lib/server/skills/sandbox-allowance";
 import { materializeSnapshot, type SkillSnapshot } from "@/lib/server/skills/skill-snapshot";
-import type { CallSpawner, SpawnResult } from "./call-spawner";
 import type { ConsoleClient } from "./console-client";
-import type { SpawnCommand } from "./spawner-protocol";
 import { forgetRunningRecord, writeRunningRecord } from "./running-records";
 import { TimelineUploader } from "./timeline-uploader";
 
@@ -25,8 +26,7 @@ export const SANDBOX_HOME = "/home/skill";
 export interface RunningCall {
   callId: string;
   skillDigest: string;
-  /** The call's process, once handed to the spawner (cancel() terminates its whole tree). */
-  process: { cancel(): void } | null;
+  process: RunningProcess | null;
   /** Set once someone asked to cancel (or the worker stops): the call ends `cancelled` / `interrupted`. */
   stopReason: { status: "cancelled" | "interrupted"; message: string } | null;
   /** Set when the console says the call is no longer this worker's: nothing is reported any more. */
@@ -48,8 +48,6 @@ export interface RunContext {
   hiddenPaths: readonly string[];
   /** Why this worker cannot run calls at all now (its snapshot store is unreachable), or null. */
   unusable: () => string | null;
-  /** Starts the calls' processes, in the worker's lean spawner process. */
-  spawner: CallSpawner;
 }
 
 /**
@@ -57,10 +55,10 @@ export interface RunContext {
  * re-plans it on the worker's own copy of the skill with every byte kept (planCall), refuses it when
  * that copy's skill digest or the call's digest is not the assigned one (the call ends `expired` with
  * the reason and its approval is voided by the console), writes or reuses the content-addressed
- * read-only snapshot of exactly those bytes, and has its spawner (CallSpawner) start the call from the
- * snapshot — bound at the skill's own path inside a bubblewrap sandbox with its declared access, in a
- * per-call cgroup with the memory, pids and CPU limits (or unsandboxed, with the warning, under
- * SKILL_SANDBOX=none) — never from the live folder. Streams the timeline, then reports the end state, retried until the console takes
+ * read-only snapshot of exactly those bytes, and spawns the call from the snapshot — bound at the
+ * skill's own path inside a bubblewrap sandbox with its declared access, in a per-call cgroup with the
+ * memory, pids and CPU limits (or unsandboxed, with the warning, under SKILL_SANDBOX=none) — never from
+ * the live folder. Streams the timeline, then reports the end state, retried until the console takes
  * it. Returns the RunningCall at once; `done` resolves when everything is reported.
  */
 export function runAssignment(context: RunContext, assignment: CallAssignment): RunningCall {
@@ -123,19 +121,34 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     return refuse("failed", `the snapshot of ${skill.name} could not be written on worker ${config.name}: ${(error as Error).message}`);
   }
   const limits = { memoryMb: config.sandbox.memoryLimitMb, pids: config.sandbox.pidsLimit, cpu: config.sandbox.cpuLimit };
+  let cgroup: CallCgroup;
+  try {
+    cgroup = await CallCgroup.create(host, assignment.callId, limits);
+  } catch (error) {
+    // Never left unreported: the call ends failed with the reason instead of waiting for its lease.
+    return refuse("failed", `the cgroup of call ${assignment.callId} could not be made on worker ${config.name}: ${(error as Error).message}`);
+  }
   const sandbox = describeCallSandbox(host);
   // Shown on the call's page (Call.sandbox), not as a timeline line.
   timeline.reportSandbox(sandbox);
-  const allowedRoots = sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
-  const timeoutMs = skill.timeoutSeconds * 1000;
-  let stderrTruncated = false;
-  let spawned: { pgid: number; identity: ProcessIdentity } | null = null;
-  const run = context.spawner.run(
-    {
-      callId: assignment.callId,
-      limits,
-      command: commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots),
-      process: {
+  let command: ReturnType<typeof commandFor>;
+  try {
+    const allowedRoots = sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
+    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots);
+  } catch (error) {
+    await cgroup.remove().catch(() => undefined);
+    return refuse("failed", `the sandbox of ${skill.name} could not be set up on worker ${config.name}: ${(error as Error).message}`);
+  }
+  try {
+    const wrapped = cgroup.wrapCommand({ command: command.command, args: command.args });
+    const timeoutMs = skill.timeoutSeconds * 1000;
+    let stderrTruncated = false;
+    const child = startProcess(
+      {
+        command: wrapped.command,
+        args: wrapped.args,
+        cwd: command.cwd,
+        env: command.env,
         stdin: plan.stdin,
         timeoutMs,
         killGraceMs: config.killGraceMs,
@@ -143,59 +156,52 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
         stdoutLimitBytes: config.stdoutLimitBytes,
         stderrLimitBytes: config.stderrLimitBytes,
         stderrLineLimit: config.stderrLineLimit,
+        extraFds: command.extraFds,
+        containment: cgroup.containment(),
       },
-    },
-    {
-      onSpawn: ({ pid, pgid, identity }) => {
-        spawned = { pgid, identity };
-        timeline.reportSpawn({ at: new Date().toISOString(), pid, pgid, host: identity.host, bootId: identity.bootId, procStart: identity.procStart });
-        timeline.append("system", `started ${plan.label} (pid ${pid})`);
-        writeRunningRecord(config.stateDir, assignment.callId, { pgid, identity });
+      {
+        onSpawn: ({ pid, pgid, identity }) => {
+          timeline.reportSpawn({ at: new Date().toISOString(), pid, pgid, host: identity.host, bootId: identity.bootId, procStart: identity.procStart });
+          timeline.append("system", `started ${plan.label} (pid ${pid})`);
+          writeRunningRecord(config.stateDir, assignment.callId, { pgid, identity });
+        },
+        onStderrLine: (line) => timeline.append("stderr", line),
+        onStderrTruncated: (kept, cause) => {
+          stderrTruncated = true;
+          timeline.append(
+            "system",
+            cause.kind === "lines" ? `stderr truncated: the timeline keeps the first ${cause.keptLines} lines` : `stderr truncated: the timeline keeps the first ${kept} bytes (SKILL_STDERR_LIMIT_BYTES)`,
+          );
+        },
       },
-      onStderrLine: (line) => timeline.append("stderr", line),
-      onStderrTruncated: (kept, cause) => {
-        stderrTruncated = true;
-        timeline.append(
-          "system",
-          cause.kind === "lines" ? `stderr truncated: the timeline keeps the first ${cause.keptLines} lines` : `stderr truncated: the timeline keeps the first ${kept} bytes (SKILL_STDERR_LIMIT_BYTES)`,
-        );
-      },
-    },
-  );
-  running.process = run;
-  if (running.stopReason || running.lost) run.cancel();
-  const ended: SpawnResult = await run.done;
-  // TypeScript cannot see that onSpawn ran meanwhile.
-  const group = spawned as { pgid: number; identity: ProcessIdentity } | null;
-  if (group) {
-    // A spawner that died mid-call took its sandboxes with it (bwrap --die-with-parent); an
-    // unsandboxed call's group is killed here, as a restarted worker would from its record.
-    if (ended.kind === "lost") await killOrphanGroup(group.pgid, group.identity, config.killGraceMs).catch(() => undefined);
+    );
+    // The child holds its own copies of the bind descriptors now.
+    for (const fd of command.bindFds) closeSync(fd);
+    running.process = child;
+    if (running.stopReason || running.lost) child.cancel();
+    const outcome = await child.done;
+    const limitHit = await cgroup.limitHit();
+    const readLimits = { timeoutMs, stdoutLimitBytes: config.stdoutLimitBytes };
+    const read = plan.output === "text" ? interpretScriptOutcome(outcome, readLimits) : interpretSubprocessOutcome(outcome, readLimits);
+    let verdict: { status: WorkerEndStatus; result: Record<string, unknown> | null; exitCode: number | null; error: string | null } = read;
+    // Set by stopCall while the process ran (TypeScript narrowed it to null above).
+    const stop = running.stopReason as RunningCall["stopReason"];
+    if (read.status === "cancelled" && stop?.status === "interrupted") verdict = { ...read, status: "interrupted", error: stop.message };
+    // A limit the call ran into fails it even if its entry carried on and exited 0: a process killed
+    // for memory, a fork refused at the pids limit (a fork bomb) — its result may be missing what that
+    // process was to do, and an operator must see the limit, not a success.
+    if (limitHit) {
+      const status = verdict.status === "cancelled" || verdict.status === "interrupted" ? verdict.status : "failed";
+      verdict = { ...verdict, status, result: status === "failed" && verdict.status === "succeeded" ? null : verdict.result, error: verdict.error ? `${limitHit} (${verdict.error})` : limitHit };
+    }
+    timeline.append("system", endLine(outcome, verdict.status, verdict.error));
+    // A subprocess skill's result is its stdout verbatim (seed 000); a script's is {"stdout": text}.
+    const result = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();
+    await finish({ status: verdict.status, exitCode: verdict.exitCode, result, error: verdict.error, durationMs: Math.round(outcome.durationMs), stderrTruncated, sandbox });
+  } finally {
     await forgetRunningRecord(config.stateDir, assignment.callId);
+    await cgroup.remove().catch((error: unknown) => console.error(`worker: removing the cgroup of call ${assignment.callId} failed:`, error));
   }
-  if (ended.kind === "refused") return refuse("failed", `the sandbox of ${skill.name} could not be set up on worker ${config.name}: ${ended.reason}`);
-  if (ended.kind === "lost") {
-    timeline.append("system", `failed: ${ended.reason}`);
-    return finish({ status: "failed", exitCode: null, result: null, error: ended.reason, durationMs: null, stderrTruncated, sandbox });
-  }
-  const { outcome, limitHit } = ended;
-  const readLimits = { timeoutMs, stdoutLimitBytes: config.stdoutLimitBytes };
-  const read = plan.output === "text" ? interpretScriptOutcome(outcome, readLimits) : interpretSubprocessOutcome(outcome, readLimits);
-  let verdict: { status: WorkerEndStatus; result: Record<string, unknown> | null; exitCode: number | null; error: string | null } = read;
-  // Set by stopCall while the process ran (TypeScript narrowed it to null above).
-  const stop = running.stopReason as RunningCall["stopReason"];
-  if (read.status === "cancelled" && stop?.status === "interrupted") verdict = { ...read, status: "interrupted", error: stop.message };
-  // A limit the call ran into fails it even if its entry carried on and exited 0: a process killed
-  // for memory, a fork refused at the pids limit (a fork bomb) — its result may be missing what that
-  // process was to do, and an operator must see the limit, not a success.
-  if (limitHit) {
-    const status = verdict.status === "cancelled" || verdict.status === "interrupted" ? verdict.status : "failed";
-    verdict = { ...verdict, status, result: status === "failed" && verdict.status === "succeeded" ? null : verdict.result, error: verdict.error ? `${limitHit} (${verdict.error})` : limitHit };
-  }
-  timeline.append("system", endLine(outcome, verdict.status, verdict.error));
-  // A subprocess skill's result is its stdout verbatim (seed 000); a script's is {"stdout": text}.
-  const result = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();
-  await finish({ status: verdict.status, exitCode: verdict.exitCode, result, error: verdict.error, durationMs: Math.round(outcome.durationMs), stderrTruncated, sandbox });
 }
 
 /** How a call is sandboxed on this worker, as the call page shows it. */
@@ -208,11 +214,7 @@ export function describeCallSandbox(host: SandboxHost): CallSandbox {
   return { mode: host.mode, warning: host.warning, limits };
 }
 
-/**
- * The process to spawn for a plan, as the spawner takes it: inside the sandbox at the skill's own
- * paths, the snapshot (and a lone outside entry's snapshot copy) bound at them by the spawner; or,
- * without a sandbox, from the snapshot's paths. Never the live folder. Pure.
- */
+/** The process to spawn for a plan: inside the sandbox at the skill's own paths, or from the snapshot's paths without one. */
 function commandFor(
   host: SandboxHost,
   plan: CallPlan,
@@ -220,18 +222,25 @@ function commandFor(
   skill: RegisteredSkill,
   hiddenPaths: readonly string[],
   allowedRoots: readonly string[] | null,
-): SpawnCommand {
+): { command: string; args: string[]; cwd: string; env: Record<string, string>; extraFds: number[]; bindFds: number[] } {
   if (host.mode === "bwrap") {
-    const binds = [{ path: snapshot.folder, target: plan.folder }];
-    if (plan.outsideEntry && snapshot.entry) binds.push({ path: snapshot.entry, target: plan.outsideEntry.realpath });
-    const { binds: _none, ...request } = sandboxRequestOf(plan, skill, [], hiddenPaths, allowedRoots);
-    return { kind: "sandboxed", request, binds };
+    // Bound by descriptor: what the sandbox sees is the snapshot opened here, whatever happens to paths.
+    const binds = [{ fd: openBindFd(snapshot.folder), target: plan.folder }];
+    try {
+      if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
+      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots));
+      // bwrap's own working folder does not matter: it changes into the skill's folder inside.
+      return { ...built, cwd: "/", bindFds: [...binds.map((bind) => bind.fd), ...built.openedFds] };
+    } catch (error) {
+      for (const bind of binds) closeSync(bind.fd);
+      throw error;
+    }
   }
   // Unsandboxed (SKILL_SANDBOX=none): the same program, with every path into the skill's folder
   // pointed at the snapshot instead, so the live folder is never what runs.
   const inSnapshot = (value: string) => (value === plan.folder || value.startsWith(`${plan.folder}${path.sep}`) ? path.join(snapshot.folder, path.relative(plan.folder, value)) : value);
   const command = plan.outsideEntry && snapshot.entry && plan.command === plan.outsideEntry.realpath ? snapshot.entry : inSnapshot(plan.command);
-  return { kind: "plain", command, args: plan.args.map(inSnapshot), cwd: snapshot.folder, env: childEnvironment(skill, { home: null }) };
+  return { command, args: plan.args.map(inSnapshot), cwd: snapshot.folder, env: childEnvironment(skill, { home: null }), extraFds: [], bindFds: [] };
 }
 
 /**

@@ -8,7 +8,6 @@ import { cgroupJoinHintOfHost } from "@/lib/server/executor/sandbox/cgroup-place
 import { detectSandboxHost, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { pruneSnapshots } from "@/lib/server/skills/skill-snapshot";
 import { ConsoleClient, ConsoleRequestError } from "./console-client";
-import { CallSpawner } from "./call-spawner";
 import { runAssignment, stopCall, type RunningCall } from "./run-assignment";
 import { killLeftoverGroups } from "./running-records";
 import { scanCatalog, type SkillCatalog } from "./skill-catalog";
@@ -88,9 +87,6 @@ export class Worker {
     this.stateLock = await acquireStateLock(config.stateDir, config.name);
     const leftovers = (await killLeftoverGroups(config.stateDir, config.killGraceMs)) + (await sweepStaleCgroups(this.host, workerCgroupName(config.name)));
     if (leftovers > 0) this.log(`worker: stopped ${leftovers} process group(s) or cgroup(s) a previous run left`);
-    // Calls' processes are started by a lean process of their own: a fork copies the forking process.
-    this.spawner = new CallSpawner(this.host, (line) => this.log(line));
-    await this.spawner.start();
     const snapshots = await prepareSnapshotStore(config.stateDir, this.host.mode === "bwrap" ? this.host.uid : null);
     this.snapshotProblem = snapshots.problem;
     if (snapshots.problem) this.log(`worker: sandboxed calls cannot run: ${snapshots.problem}`);
@@ -167,7 +163,6 @@ export class Worker {
         hiddenPaths: this.hiddenPaths,
         unusable: () => this.snapshotProblem,
         onDrift: () => this.afterDrift(),
-        spawner: this.spawner!,
       },
       assignment,
     );
@@ -276,7 +271,6 @@ export class Worker {
       for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
       for (const running of calls) stopCall(running, "interrupted", reason);
       await Promise.allSettled(calls.map((running) => running.done));
-      this.spawner?.stop();
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
       this.client.close();
@@ -288,5 +282,4 @@ export class Worker {
   private stopped: Promise<void> = Promise.resolve();
   private readonly driftTimers: NodeJS.Timeout[] = [];
   private stateLock: StateLock | null = null;
-  private spawner: CallSpawner | null = null;
 }

@@ -114,45 +114,6 @@ describe("a worker process killed with -9", () => {
   }, 60_000);
 });
 
-/** The pid of `workerPid`'s spawner (`.worker/worker.mjs --spawner`), from /proc; null when none runs. */
-function spawnerOf(workerPid: number): number | null {
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== workerPid) continue;
-      if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes("--spawner")) return Number(name);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return null;
-}
-
-describe("a worker's spawner killed with -9", () => {
-  it("fails the call it ran, naming it, with its process tree gone; the worker's next call runs through a new spawner", async () => {
-    for (const child of children.splice(0)) {
-      child.kill("SIGTERM");
-      if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
-    }
-    const worker = await spawnWorker("spawned");
-    const { call } = (await (await requestCall("long", { args: {}, wait: false })).json()) as { call: Call };
-    await waitForStatus(call.id, ["running"]);
-    await expect.poll(() => processesWith("600.4242").length, { timeout: 10_000 }).toBe(2);
-    const first = spawnerOf(worker.pid!);
-    expect(first).not.toBeNull();
-    process.kill(first!, "SIGKILL");
-    expect(await waitForStatus(call.id, ["failed", "interrupted", "succeeded"], 10_000)).toBe("failed");
-    expect((await db().call.findUniqueOrThrow({ where: { id: call.id } })).error).toBe("the worker's spawner process exited (SIGKILL) while the call ran");
-    await expect.poll(() => processesWith("600.4242"), { timeout: 5_000 }).toEqual([]);
-    const { call: next } = (await (await requestCall("quick", { args: {} })).json()) as { call: Call };
-    expect(next).toMatchObject({ status: "succeeded", worker: "spawned", result: { ok: true } });
-    const second = spawnerOf(worker.pid!);
-    expect(second).not.toBeNull();
-    expect(second).not.toBe(first);
-  }, 60_000);
-});
-
 describe("two workers on one state folder (WORKER_STATE_DIR)", () => {
   it("the second refuses to start, naming the first, and never touches the first one's running call", async () => {
     for (const child of children.splice(0)) {
