@@ -15,7 +15,9 @@ import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { db } from "@/lib/server/db";
 import { digestCall } from "@/lib/server/skills/skill-digest";
 import { invoke } from "../helpers/route-client";
-import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { createPersonaRow } from "../api/approvals-fixtures";
+import { SKILL_NAME_MAX_LENGTH } from "@/lib/validation/manifest-schema";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -90,6 +92,27 @@ describe("hostile call bodies", () => {
   it("started nothing and stored no call", async () => {
     expect(fs.existsSync(ranMarker)).toBe(false);
     expect(await db().call.count({ where: { skill: "picky" } })).toBe(0);
+  });
+});
+
+describe("hostile persona globs", () => {
+  it("matches a many-star allow entry against a long skill name without stalling (a backtracking RegExp took seconds)", async () => {
+    const longName = "a".repeat(SKILL_NAME_MAX_LENGTH);
+    writeSkill(testConsole.root, "long-name", { name: longName }, 'echo "{}"');
+    await reloadTestConsole();
+    await createPersonaRow("starry", "dual-sign-required", ["a*a*a*a*a*a*a*a*a*a*a*a*c"]);
+    let last = performance.now();
+    let worstGapMs = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstGapMs = Math.max(worstGapMs, now - last);
+      last = now;
+    }, 5);
+    const response = await invoke(skillCallsRoute.POST, `/api/v1/skills/${longName}/calls`, { body: { args: {}, persona: "starry" }, params: { name: longName } });
+    clearInterval(ticker);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`${longName}: ${longName} is not in persona starry's skills.allow`);
+    expect(worstGapMs).toBeLessThan(STALL_BOUND_MS);
   });
 });
 
