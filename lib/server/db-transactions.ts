@@ -1,8 +1,9 @@
 /**
  * Options of the approval verbs' interactive transactions. Each transaction opens with its
  * compare-and-set write, so on SQLite it takes the write lock first (no read-then-upgrade that could
- * fail with SQLITE_BUSY_SNAPSHOT when another console wrote meanwhile); another console may hold that
- * lock for up to the 10 s busy timeout of db.ts, hence waits longer than Prisma's 2 s / 5 s defaults.
+ * fail with SQLITE_BUSY_SNAPSHOT when another process wrote meanwhile; the serialised adapter takes
+ * the write lock at BEGIN, waiting asynchronously for at most 2 s, db-busy.ts), hence waits longer
+ * than Prisma's 2 s / 5 s defaults.
  * Within the process an open transaction owns the connection (lib/server/serialised-sqlite-adapter.ts),
  * so callbacks must use their `tx`, never db(), which would wait for the transaction itself.
  */

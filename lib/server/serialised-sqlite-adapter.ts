@@ -41,6 +41,9 @@ export interface SqliteConnection {
   lock: ConnectionLock;
 }
 
+/** A write that changes nothing but takes SQLite's write lock for the transaction it runs in (every migrated database has the table). */
+const WRITE_LOCK_PROBE = `UPDATE "_prisma_migrations" SET "id" = "id" WHERE 0`;
+
 /**
  * Wraps one better-sqlite3 driver adapter so that an open interactive transaction owns the connection.
  * Prisma's adapter holds a mutex only between transactions: a query from another request runs on the
@@ -53,7 +56,7 @@ export interface SqliteConnection {
  * busy statement fails the transaction, which rolls back and answers 503 (errorResponse). Returns an
  * adapter with the same methods.
  */
-export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock()): Adapter {
+export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock(), database: Database.Database | null = null): Adapter {
   async function exclusiveOnce<T>(work: () => Promise<T>): Promise<T> {
     await lock.acquire();
     try {
@@ -74,15 +77,33 @@ export function serialiseAdapter(inner: Adapter, lock = new ConnectionLock()): A
     executeScript: (script) => exclusive(() => inner.executeScript(script)),
     dispose: () => exclusive(() => inner.dispose()),
     async startTransaction(isolationLevel) {
-      await lock.acquire();
       const release = () => lock.release();
-      let transaction: Transaction;
-      try {
-        transaction = await inner.startTransaction(isolationLevel);
-      } catch (error) {
-        release();
-        throw error;
-      }
+      // Prisma's adapter begins DEFERRED: a write later in the transaction would then meet another
+      // process's write lock mid-way and fail. A no-op write takes the file's write lock at the start
+      // instead (the transaction's statements never find it busy); while another process holds it,
+      // the transaction is rolled back and begun again, the lock released meanwhile, for a bounded
+      // time (retryWhileBusy), then fails 503. Every interactive transaction of the console writes.
+      const transaction = await retryWhileBusy(async () => {
+        await lock.acquire();
+        let begun: Transaction;
+        try {
+          begun = await inner.startTransaction(isolationLevel);
+        } catch (error) {
+          release();
+          throw error;
+        }
+        if (database === null) return begun;
+        try {
+          database.prepare(WRITE_LOCK_PROBE).run();
+          return begun;
+        } catch (error) {
+          // The adapter's rollback() only unlocks it (Prisma's engine sends the SQL): undo the BEGIN here.
+          if (database.inTransaction) database.prepare("ROLLBACK").run();
+          await begun.rollback().catch(() => undefined);
+          release();
+          throw error;
+        }
+      });
       let released = false;
       const finish = () => {
         if (released) return;
@@ -133,7 +154,7 @@ export function serialisedFactory(factory: PrismaBetterSQLite3, onConnect: (conn
       const database = (inner as unknown as { client?: Database.Database }).client;
       if (!database || typeof database.prepare !== "function") throw new Error("@prisma/adapter-better-sqlite3 no longer exposes its connection as `client`: update serialisedFactory");
       onConnect({ database, lock });
-      return serialiseAdapter(inner, lock);
+      return serialiseAdapter(inner, lock, database);
     },
     connectToShadowDb: async () => serialiseAdapter(await factory.connectToShadowDb()),
   };

@@ -3,6 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
+import { config } from "@/lib/server/env";
 import type { Call } from "@/lib/types/call";
 import { registerProtocolWorker } from "../helpers/protocol-worker";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
@@ -83,7 +84,8 @@ describe("a claimed call whose worker died", () => {
     const claim = await doomed.client.claim(doomed.session.id, 1, doomed.session.pollMs, AbortSignal.timeout(10_000));
     expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
     await db().call.update({ where: { id: call.id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
-    const ended = await interruptLapsedCalls();
+    // A lease past and a worker silent for a whole lease since its claim (a worker still calling would be spared).
+    const ended = await interruptLapsedCalls(new Date(Date.now() + config().leaseMs + 1000));
     expect(ended.map((row) => row.id)).toEqual([call.id]);
     expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "interrupted", error: "the worker doomed stopped renewing its lease (it stopped, was killed or lost the console)" });
 

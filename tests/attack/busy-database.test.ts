@@ -8,6 +8,7 @@
  */
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as personasRoute from "@/app/api/v1/personas/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
@@ -78,6 +79,22 @@ describe("a database another process keeps locked", () => {
     } finally {
       releaseTheFile();
     }
+  });
+
+  it("answers 503 to an interactive transaction (a persona saved) the lock keeps out, and takes it once the lock goes", async () => {
+    const save = () => invoke(personasRoute.POST, "/api/v1/personas", { body: { name: "busy-test", permission_mode: "read-only", skills: { allow: ["*"] } } });
+    lockTheFile();
+    try {
+      const { value: refused, stallMs } = await worstStall(save);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unavailable");
+      expect(stallMs).toBeLessThan(1000);
+    } finally {
+      releaseTheFile();
+    }
+    expect((await save()).status).toBe(201);
+    expect(await db().persona.count({ where: { name: "busy-test" } })).toBe(1);
   });
 
   it("keeps a result produced while the file was locked: the call ends succeeded with it once the lock goes", async () => {
