@@ -19,7 +19,10 @@
  * the issue where it sets one, and writes it, with the machine's description, to bench/results.md.
  * Never fails on timing: it measures, it does not test.
  *
- * Options: --only=loader,executor,throughput,stderr,search  run a subset (results.md is written only by a run
+ *   6. soak.mjs           (only with --only=soak; 10 minutes) 32 clients of mixed traffic (calls, event streams,
+ *                          approvals, reloads, reads): probe latency, worst event-loop stall, RSS, errors;
+ *                          a default-sized run writes bench/soak-results.md
+ * Options: --only=loader,executor,throughput,stderr,search,soak  run a subset (results.md is written only by a run
  *                            of every phase, unprofiled, with no BENCH_* size set)
  *          --cpu-prof[=dir]  profile the console's server process and its worker (lib/cpu-prof-preload.cjs),
  *                            one profile part per phase (SIGUSR2 between phases; dir/phases.json names them;
@@ -32,7 +35,7 @@
  *                            cgroupJoinHint); results.md is not written by such a run
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
  *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
- *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300
+ *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300 BENCH_SOAK_CLIENTS=32 BENCH_SOAK_S=600
  * The machine should be quiet: the suite prints the load average at start and end.
  */
 import { execFileSync } from "node:child_process";
@@ -51,12 +54,15 @@ import { childrenRunning, foreignCpu, readRss, startServer, waitForWorker, waitQ
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
 import { benchSearch } from "./search.mjs";
+import { benchSoak } from "./soak.mjs";
 import { benchStderrLatency } from "./stderr-latency.mjs";
 import { benchThroughput } from "./throughput.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(benchDir, "..");
 const ALL = ["loader", "executor", "throughput", "stderr", "search"];
+/** Phases run only when named in --only (the soak takes 10 minutes). */
+const OPTIONAL = ["soak"];
 const CALL_PHASES = ["loader", "executor", "throughput", "stderr"];
 
 function option(name) {
@@ -81,12 +87,14 @@ const settings = {
   stderrRuns: envInt("BENCH_STDERR_RUNS", 3),
   searchSkills: envInt("BENCH_SEARCH_SKILLS", 10_000),
   searchRequests: envInt("BENCH_SEARCH_REQUESTS", 300),
+  soakClients: envInt("BENCH_SOAK_CLIENTS", 32),
+  soakMs: envInt("BENCH_SOAK_S", 600) * 1000,
 };
 const only = option("only");
 const selected = only && only !== true ? only.split(",").map((s) => s.trim()) : ALL;
-const unknown = selected.filter((name) => !ALL.includes(name));
+const unknown = selected.filter((name) => !ALL.includes(name) && !OPTIONAL.includes(name));
 if (unknown.length > 0) {
-  console.error(`bench: unknown phase(s) ${unknown.join(", ")}; phases are ${ALL.join(", ")}`);
+  console.error(`bench: unknown phase(s) ${unknown.join(", ")}; phases are ${[...ALL, ...OPTIONAL].join(", ")}`);
   process.exit(2);
 }
 const cpuProf = option("cpu-prof");
@@ -365,6 +373,36 @@ async function main() {
     if (profileDir) profileSummaries.push(...summariseProfiles(pids, phaseStats));
   }
 
+  if (selected.includes("soak")) {
+    const soakRoot = path.join(roots, "soak");
+    fs.mkdirSync(path.join(soakRoot, "wipe"), { recursive: true });
+    fs.writeFileSync(
+      path.join(soakRoot, "wipe", "skill.json"),
+      JSON.stringify({ name: "soak_wipe", description: "Soak: a dangerous no-op that two approvers sign.", schema: { type: "object", properties: {} }, entry: "run.sh", env_allow: [], class: "dangerous", category: "bench" }),
+    );
+    fs.writeFileSync(path.join(soakRoot, "wipe", "run.sh"), '#!/bin/sh\ncat >/dev/null\necho \'{"ok":true}\'\n', { mode: 0o755 });
+    const loopDelayFile = path.join(tmp, "loop-delay.jsonl");
+    const env = {
+      DATABASE_URL: `file:${path.join(tmp, "soak.db")}`,
+      ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${soakRoot}`,
+      SKILLS_PATH: path.join(roots, "no-native-skills"),
+      SKILL_MAX_CONCURRENT_CALLS: String(settings.soakClients),
+      WORKER_CONCURRENCY: String(settings.soakClients),
+      WORKER_STATE_DIR: path.join(tmp, "soak-worker-state"),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require=${path.join(benchDir, "lib", "loop-delay-preload.cjs")}`.trim(),
+      BENCH_LOOP_DELAY_FILE: loopDelayFile,
+    };
+    console.log("bench: starting a console for the soak (its own database, the bench skills and a dangerous one)");
+    const server = await startConsole("soak", env, "/api/v1/skills?category=bench");
+    await waitForWorker(server, ["bench_noop", "bench_stderr_ticker", "soak_wipe"]);
+    const pids = [
+      { pid: server.pid, role: "soak-console" },
+      { pid: server.workerPid, role: "soak-worker" },
+    ];
+    await run("soak", pids, () => benchSoak({ server, clients: settings.soakClients, durationMs: settings.soakMs, loopDelayFile }));
+    await stopConsole(server);
+  }
+
   if (selected.includes("search")) {
     const emptyRoot = path.join(roots, "no-subprocess-skills");
     fs.mkdirSync(emptyRoot, { recursive: true });
@@ -418,6 +456,25 @@ async function main() {
     ].join("\n");
     fs.writeFileSync(path.join(benchDir, "results.md"), md);
     console.log("\nbench: wrote bench/results.md");
+  } else if (selected.length === 1 && selected[0] === "soak" && !cpuProf && sizesChanged.length === 0 && !favorDynmods) {
+    const md = [
+      "# Skill console soak benchmark",
+      "",
+      `Run by \`npm run bench -- --only=soak\` (bench/run.mjs, bench/soak.mjs) on ${info.date}.`,
+      "",
+      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}; ${info.cgroup2}.`,
+      "",
+      "The target column restates issue 10 points 1 and 6; met/not met is read from this run's figures. Figures vary with machine load.",
+      "",
+      summary,
+      "",
+      "Notes:",
+      "",
+      ...notes.map((note) => `- ${note}`),
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(benchDir, "soak-results.md"), md);
+    console.log("\nbench: wrote bench/soak-results.md");
   } else {
     console.log(`\nbench: bench/results.md not written (${[selected.length < ALL.length && "a subset of the phases", cpuProf && "profiled", sizesChanged.length > 0 && `sizes set: ${sizesChanged.join(", ")}`, favorDynmods && "--favordynmods"].filter(Boolean).join("; ")})`);
   }

@@ -53,7 +53,9 @@ test("an admin creates a worker token, sees it once with the command, and revoke
   await expect(box).toContainText("it will not be shown again");
   const token = await box.getByTestId("new-worker-token").inputValue();
   expect(token.length).toBeGreaterThan(20);
-  await expect(box.getByTestId("worker-command")).toHaveText(`CONSOLE_URL=${baseURL} WORKER_TOKEN=${token} npm run worker`);
+  // Named after its token, with a state folder of its own (it also starts beside the local worker).
+  const slug = name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "");
+  await expect(box.getByTestId("worker-command")).toHaveText(`CONSOLE_URL=${baseURL} WORKER_NAME=${slug} WORKER_STATE_DIR=./data/worker-${slug} WORKER_TOKEN=${token} npm run worker`);
 
   const row = section.locator(`[data-testid="worker-token-row"][data-token-name="${name}"]`);
   await expect(row).toContainText("gpu");

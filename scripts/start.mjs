@@ -10,7 +10,7 @@
  * CONSOLE_AUTH_SECRET and CONSOLE_ADMIN_PASSWORD reach the server over a pipe, never its environment.
  * Files are created for the console's user only (umask 077; ./data is protectDataFolder'd). `--dev`
  * serves the development server instead. Exits with the server's exit code; SIGINT/SIGTERM are passed
- * on to the server.
+ * on to the server, and under npm the server is stopped when npm itself goes away (parent-watch.mjs).
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -20,6 +20,7 @@ import { buildConsoleApi, buildWorker, newestMtime } from "./build-bundles.mjs";
 import { lockConsoleDatabase } from "./console-lock.mjs";
 import { databaseUrlOf } from "./database-file.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
+import { stopWhenNpmGoesAway } from "./parent-watch.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
 
@@ -146,4 +147,8 @@ const server = spawn(process.execPath, [path.join(root, "scripts", "console-serv
 });
 server.stdio[3].end(`${JSON.stringify(secrets)}\n`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+stopWhenNpmGoesAway(() => {
+  console.log("start: npm went away; stopping the console");
+  server.kill("SIGTERM");
+});
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

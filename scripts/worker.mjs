@@ -11,6 +11,7 @@
  * settings are the worker's own. SIGINT/SIGTERM are passed on; exits with the worker's exit code.
  */
 import { spawn } from "node:child_process";
+import { stopWhenNpmGoesAway } from "./parent-watch.mjs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildWorker } from "./build-bundles.mjs";
@@ -54,4 +55,8 @@ const child = spawn(process.execPath, [path.join(root, ".worker", "worker.mjs")]
 child.stdin.on("error", () => undefined);
 child.stdin.write(`${token}\n`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+stopWhenNpmGoesAway(() => {
+  console.log("worker: npm went away; stopping the worker");
+  child.kill("SIGTERM");
+});
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

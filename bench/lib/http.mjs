@@ -19,8 +19,15 @@ export function authorize(baseUrl, token) {
   credentials.set(baseUrl, `Bearer ${token}`);
 }
 
-/** The headers of a request to `baseUrl`: `headers` plus its Authorization, when authorize() set one. */
+/**
+ * The headers of a request to `baseUrl`: `headers` plus its Authorization, when authorize() set one
+ * and `headers` does not say otherwise (`authorization: null` sends none: a request by session cookie).
+ */
 function withCredentials(baseUrl, headers) {
+  if ("authorization" in headers) {
+    const { authorization, ...rest } = headers;
+    return authorization === null ? rest : headers;
+  }
   const authorization = credentials.get(baseUrl);
   return authorization ? { ...headers, authorization } : headers;
 }

@@ -12,7 +12,7 @@ const WHAT_HAPPENS: Record<PolicyPreview["outcome"], string> = {
   run: "Run starts it at once.",
   confirm: "Run asks you to confirm the exact args first; confirming runs it.",
   dual_sign: "Run files a request; it runs after two other approvers sign it on the Approvals page.",
-  deny: "The policy refuses it under this persona; pick another persona to run it.",
+  deny: "The policy refuses it under this persona; pick another persona to run it, or have an admin create one on the Personas page (a fresh console has only the read-only default).",
 };
 
 /** The notice's heading: what stands between Run and the skill running, under the chosen persona. */

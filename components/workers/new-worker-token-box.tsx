@@ -7,9 +7,14 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import type { WorkerTokenInfo } from "@/lib/types/worker";
 
-/** The command that starts a worker with `token` against the console at `origin` (DESIGN.md: `npm run worker`). */
-export function workerCommand(origin: string, token: string): string {
-  return `CONSOLE_URL=${origin} WORKER_TOKEN=${token} npm run worker`;
+/**
+ * The command that starts a worker with `token` against the console at `origin` (DESIGN.md: `npm run
+ * worker`), named after its token (`name`, made shell- and folder-safe) with a state folder of its own,
+ * so it also starts beside the console's local worker on the same host (one worker per state folder).
+ */
+export function workerCommand(origin: string, token: string, name: string): string {
+  const slug = name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "") || "worker";
+  return `CONSOLE_URL=${origin} WORKER_NAME=${slug} WORKER_STATE_DIR=./data/worker-${slug} WORKER_TOKEN=${token} npm run worker`;
 }
 
 /**
@@ -19,7 +24,7 @@ export function workerCommand(origin: string, token: string): string {
  */
 export function NewWorkerTokenBox({ token, workerToken, onDismiss }: { token: string; workerToken: WorkerTokenInfo; onDismiss: () => void }) {
   const origin = typeof window === "undefined" ? "http://<console-address>" : window.location.origin;
-  const command = workerCommand(origin, token);
+  const command = workerCommand(origin, token, workerToken.name);
   return (
     <Alert tone="warning" live title={`Worker token “${workerToken.name}” created. Copy it now: it will not be shown again.`} data-testid="new-worker-token-box">
       <OneTimeSecret value={token} label="New worker token" testId="new-worker-token" />

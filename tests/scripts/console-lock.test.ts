@@ -63,7 +63,7 @@ describe("the one-console lock of a SQLite file", () => {
     const second = await locker(url);
     expect(second.lines[0]).toMatch(
       new RegExp(
-        `^the database ${path.join(temp, "a", "console.db").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is in use by the console started by pid ${first.child.pid} \\(http://127\\.0\\.0\\.1:3999, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, in .+\\)\\. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL \\(several consoles on one database need PostgreSQL\\)\\.$`,
+        `^the database ${path.join(temp, "a", "console.db").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is in use by the console started by pid ${first.child.pid} \\(http://127\\.0\\.0\\.1:3999, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, in .+\\)\\. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL \\(several consoles on one database will need PostgreSQL, which this release does not support yet\\)\\.$`,
       ),
     );
     expect(await exited(second.child)).toBe(3);
@@ -77,7 +77,7 @@ describe("the one-console lock of a SQLite file", () => {
     }
     // A hard link has no name in common with the first: refused all the same, its holder unnamed.
     const linked = await locker(`file:${path.join(temp, "hard-link.db")}`);
-    expect(linked.lines[0]).toBe(`the database ${path.join(temp, "hard-link.db")} is in use by another console. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database need PostgreSQL).`);
+    expect(linked.lines[0]).toBe(`the database ${path.join(temp, "hard-link.db")} is in use by another console. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database will need PostgreSQL, which this release does not support yet).`);
     expect(await exited(linked.child)).toBe(3);
 
     // The launcher dies by kill -9: the server it handed the lock to still holds it.

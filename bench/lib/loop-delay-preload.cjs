@@ -1,0 +1,28 @@
+/**
+ * Event-loop delay preload for `bench/run.mjs --only=soak` (loaded with --require through NODE_OPTIONS):
+ * in the main thread of the console's server process (scripts/console-server.mjs) only, measures the
+ * event loop's delay with perf_hooks.monitorEventLoopDelay (10 ms resolution) and appends one JSON line
+ * per second to $BENCH_LOOP_DELAY_FILE: `{at, maxMs, p99Ms, meanMs}` of that second, then resets. The
+ * soak bench reads the worst second from it (issue 10 point 6: the worst event-loop stall). Other
+ * processes that inherit NODE_OPTIONS (prisma, next build, the worker) are left alone.
+ */
+"use strict";
+const { isMainThread } = require("node:worker_threads");
+const argv = process.argv.slice(1);
+if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BENCH_LOOP_DELAY_FILE) {
+  const fs = require("node:fs");
+  const { monitorEventLoopDelay } = require("node:perf_hooks");
+  const file = process.env.BENCH_LOOP_DELAY_FILE;
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const timer = setInterval(() => {
+    const line = { at: Date.now(), maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, meanMs: histogram.mean / 1e6 };
+    histogram.reset();
+    try {
+      fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+    } catch {
+      // the bench reads what is there
+    }
+  }, 1000);
+  timer.unref();
+}
