@@ -17,8 +17,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConsoleApi, buildWorker, newestMtime } from "./build-bundles.mjs";
+import { createRequire } from "node:module";
 import { lockConsoleDatabase } from "./console-lock.mjs";
-import { databaseUrlOf } from "./database-file.mjs";
+import { databaseUrlOf, sqliteFileOf } from "./database-file.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { stopWhenNpmGoesAway } from "./parent-watch.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
@@ -48,14 +49,38 @@ async function lockTheDatabase() {
   }
 }
 
+/**
+ * How many migrations of prisma/migrations the database has not applied: 0 lets the start skip
+ * `prisma migrate deploy`, which needs the file to itself (its engine sets locking_mode=EXCLUSIVE, so
+ * any other open connection — a sqlite3 shell, a backup reading it — fails it, however idle). Read-only
+ * and without waiting. Returns null when it cannot tell (no such file yet, unreadable): migrate then.
+ */
+function pendingMigrations() {
+  const file = sqliteFileOf(databaseUrlOf(process.env.DATABASE_URL));
+  if (file === null) return null;
+  let database;
+  try {
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    database = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    const applied = new Set(database.prepare(`SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`).all().map((row) => row.migration_name));
+    const folder = path.join(root, "prisma", "migrations");
+    const known = fs.readdirSync(folder).filter((name) => fs.existsSync(path.join(folder, name, "migration.sql")));
+    return known.filter((name) => !applied.has(name)).length;
+  } catch {
+    return null;
+  } finally {
+    database?.close();
+  }
+}
+
 /** How long the migrations wait for a database another process keeps busy before giving up, in ms. */
 const MIGRATE_BUSY_WAIT_MS = 5 * 60_000;
 
 /**
  * Applies the migrations (`prisma migrate deploy`). A file kept busy by another process (a backup, a
- * sqlite3 shell holding the write lock) makes Prisma's JS engine fail with an error it cannot name
+ * sqlite3 shell, even an idle one: the engine wants the file alone) makes Prisma's JS engine fail with an error it cannot name
  * (`WASM_ERROR: unknown variant SocketTimeout`): that is retried, saying so, every few seconds for up
- * to MIGRATE_BUSY_WAIT_MS (issue 10 point 2: migrations never fail because the file is busy). Any other
+ * to MIGRATE_BUSY_WAIT_MS. A start with nothing to migrate never runs it (pendingMigrations). Any other
  * failure exits at once with prisma's output shown.
  */
 function migrate() {
@@ -73,7 +98,7 @@ function migrate() {
       console.error(`start: prisma migrate deploy failed (exit ${result.status ?? result.signal})${busy ? `: the database stayed busy for ${MIGRATE_BUSY_WAIT_MS / 60_000} minutes` : ""}`);
       process.exit(result.status ?? 1);
     }
-    console.log(`start: the database is busy (another process holds its write lock); retrying the migrations in 3 s (attempt ${attempt})`);
+    console.log(`start: the database is busy or open in another process (a sqlite3 shell, a backup): the migrations need it alone; retrying in 3 s (attempt ${attempt})`);
     spawnSync("sleep", ["3"]);
   }
 }
@@ -93,8 +118,12 @@ process.umask(0o077);
 ensureInstall();
 protectDataFolder(path.join(root, "data"));
 const consoleLock = await lockTheDatabase();
-console.log("start: applying database migrations");
-migrate();
+const pending = pendingMigrations();
+if (pending === 0) console.log("start: the database schema is up to date");
+else {
+  console.log(`start: applying database migrations${pending === null ? "" : ` (${pending} pending)`}`);
+  migrate();
+}
 
 if (!dev) {
   const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");

@@ -121,10 +121,14 @@ export function dialectOf(schema: JsonSchema): SchemaDialect {
  * `/name must match pattern "^[a-z0-9_]+$"`; enum errors list the allowed values and
  * additionalProperties errors name the extra property; summary errors of
  * `anyOf`/`oneOf` are left out because their branches already say what is wrong. `prefix` is put in
- * front of every instance path (e.g. "/schema"). Returns "" for no errors.
+ * front of every instance path (e.g. "/schema"). At most MAX_FORMATTED_ERRORS distinct lines, then
+ * `; and N more`. Linear in the number of errors. Returns "" for no errors.
  */
 export function formatAjvErrors(errors: readonly AjvError[] | null | undefined, prefix = ""): string {
-  const lines: string[] = [];
+  // A Set, not a list search: a body with 100,000 unknown keys has as many errors (issue 10: the
+  // quadratic search froze the console for minutes). At most MAX_FORMATTED_ERRORS lines are written.
+  const lines = new Set<string>();
+  let more = 0;
   for (const error of errors ?? []) {
     if (error.keyword === "anyOf" || error.keyword === "oneOf") continue;
     let message = error.message ?? `fails ${error.keyword}`;
@@ -136,10 +140,17 @@ export function formatAjvErrors(errors: readonly AjvError[] | null | undefined, 
     }
     const where = `${prefix}${error.instancePath}`;
     const line = where === "" ? message : `${where} ${message}`;
-    if (!lines.includes(line)) lines.push(line);
+    if (lines.size < MAX_FORMATTED_ERRORS) lines.add(line);
+    else if (!lines.has(line)) more++;
   }
-  return lines.join("; ");
+  return [...lines].join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
+
+/** Most distinct ajv error lines formatAjvErrors writes (the rest are counted). */
+export const MAX_FORMATTED_ERRORS = 20;
+
+/** Most ajv errors a request's refusal carries in `details`. */
+export const MAX_ERROR_DETAILS = 100;
 
 const compiled = caches.byObject;
 
@@ -219,5 +230,5 @@ export function validateArgs(schema: JsonSchema, args: unknown): ArgsValidation 
   }
   const { validate } = compileSchema(schema);
   if (validate(args)) return { ok: true };
-  return { ok: false, errors: [...(validate.errors ?? [])] };
+  return { ok: false, errors: (validate.errors ?? []).slice(0, MAX_ERROR_DETAILS) };
 }

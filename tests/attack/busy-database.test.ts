@@ -8,7 +8,9 @@
  */
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as callsRoute from "@/app/api/v1/calls/route";
 import * as personasRoute from "@/app/api/v1/personas/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
@@ -95,6 +97,19 @@ describe("a database another process keeps locked", () => {
     }
     expect((await save()).status).toBe(201);
     expect(await db().persona.count({ where: { name: "busy-test" } })).toBe(1);
+  });
+
+  it("keeps answering reads of an API token whose last-use stamp is due, while the lock keeps the stamp out", async () => {
+    const created = await invoke(tokensRoute.POST, "/api/v1/tokens", { body: { persona: "default", name: "busy-reader" } });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    lockTheFile();
+    try {
+      const read = await invoke(callsRoute.GET, "/api/v1/calls?limit=1", { as: { authorization: `Bearer ${token}` } });
+      expect(read.status).toBe(200);
+    } finally {
+      releaseTheFile();
+    }
   });
 
   it("keeps a result produced while the file was locked: the call ends succeeded with it once the lock goes", async () => {

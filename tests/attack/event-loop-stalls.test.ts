@@ -12,6 +12,7 @@ import path from "node:path";
 import canonicalize from "canonicalize";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
+import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
 import { db } from "@/lib/server/db";
 import { digestCall } from "@/lib/server/skills/skill-digest";
 import { invoke } from "../helpers/route-client";
@@ -92,6 +93,28 @@ describe("hostile call bodies", () => {
   it("started nothing and stored no call", async () => {
     expect(fs.existsSync(ranMarker)).toBe(false);
     expect(await db().call.count({ where: { skill: "picky" } })).toBe(0);
+  });
+});
+
+describe("hostile tool-call arguments", () => {
+  it("refuses 30,000 unknown argument keys at once, its message bounded (a quadratic error list froze the console for 14 s)", async () => {
+    const keys = Array.from({ length: 30_000 }, (_, i) => `"k${i}":0`).join(",");
+    let last = performance.now();
+    let worstGapMs = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstGapMs = Math.max(worstGapMs, now - last);
+      last = now;
+    }, 5);
+    const response = await invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: `{"name":"skill_search","arguments":{"query":"x",${keys}}}` });
+    clearInterval(ticker);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string; details: unknown[] } };
+    expect(error.code).toBe("invalid_args");
+    // The first 100 errors are kept (details), the message names 20 and counts the rest.
+    expect(error.message).toMatch(/; and 80 more$/);
+    expect(error.details).toHaveLength(100);
+    expect(worstGapMs).toBeLessThan(STALL_BOUND_MS);
   });
 });
 

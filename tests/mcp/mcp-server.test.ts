@@ -145,6 +145,10 @@ describe("MCP server at /api/mcp", () => {
     const { client } = await connect(opsToken);
     const denied = await client.callTool({ name: "wipe_disk", arguments: {} });
     expect(denied).toEqual({ content: [{ type: "text", text: "forbidden: persona ops may not use skill wipe_disk (outside its skills list)" }], isError: true });
+    // On the audit trail, as over /api/v1/tools/call (issue 10 point 4).
+    const [refusal] = await db().auditEvent.findMany({ where: { action: "access.refused" }, orderBy: { id: "desc" }, take: 1 });
+    expect(refusal).toMatchObject({ actor: expect.stringMatching(/^token:mcp-ops \(/) });
+    expect(JSON.parse(refusal!.details)).toMatchObject({ method: "POST", path: "/api/mcp", code: "forbidden", reason: "persona ops may not use skill wipe_disk (outside its skills list)" });
     const invalid = await client.callTool({ name: "restart_service", arguments: { service: "db" } });
     expect(invalid).toEqual({
       content: [{ type: "text", text: "invalid_args: args do not match the schema of restart_service (/service must be equal to one of the allowed values: web, worker)" }],

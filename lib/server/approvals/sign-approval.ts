@@ -11,11 +11,11 @@ import { digestMismatch } from "../skills/plan-on-console";
 import { expireApproval } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
-import { COUNTING_SIGNATURES, signRefusal } from "./signature-rules";
+import { COUNTING_SIGNATURES, SIGNING_ROLES, signRefusal } from "./signature-rules";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { voidApproval } from "./void-approval";
 
-type SignOutcome = "not_pending" | "already_signed" | "signed" | "start";
+type SignOutcome = "not_pending" | "already_signed" | "not_signer" | "signed" | "start";
 
 /**
  * Signs an approval (`POST /api/v1/approvals/{id}/sign`, approver and above; DESIGN.md "Dual-sign
@@ -67,6 +67,10 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   const outcome = await db().$transaction(async (tx): Promise<SignOutcome> => {
     const stillPending = await tx.approval.updateMany({ where: { id: approvalId, status: "pending", expiresAt: { gt: now } }, data: { updatedAt: new Date() } });
     if (stillPending.count !== 1) return "not_pending";
+    // The role is read again under the write lock: a demotion that landed after this request was
+    // identified must not let its signature in (a demotion voids only signatures already stored).
+    const signer = await tx.user.findUnique({ where: { id: identity.userId }, select: { role: true } });
+    if (!signer || !(SIGNING_ROLES as readonly string[]).includes(signer.role)) return "not_signer";
     if ((await tx.approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0) return "already_signed";
     await tx.approvalSignature.create({ data: { approvalId, userId: identity.userId, email: identity.email, digest } });
     await recordAudit({ action: "approval.signed", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest }, tx);
@@ -83,6 +87,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   }, TRANSACTION_OPTIONS);
 
   if (outcome === "already_signed") throw new AppError("conflict", `you already signed approval ${approvalId}`);
+  if (outcome === "not_signer") throw new AppError("forbidden", `${identity.email} is no longer an approver; the signature was not recorded`);
   if (outcome === "not_pending") {
     const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId } });
     const late = signRefusal({ approval: current, signer: { userId: identity.userId, via: identity.via }, alreadySigned: false, now });

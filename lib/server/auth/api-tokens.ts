@@ -106,7 +106,11 @@ export async function identifyToken(token: string): Promise<Identity | null> {
   if (!row || row.revokedAt) return null;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await statements().$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${row.id}`;
+    // Not awaited, and its failure ignored: a read must not fail (nor wait) because the database is
+    // busy and this bookkeeping write cannot land (issue 10 point 2); the next request tries again.
+    statements()
+      .$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${row.id}`
+      .catch(() => undefined);
   }
   const ownerRole: Role = isRole(row.role) ? row.role : "viewer";
   return {

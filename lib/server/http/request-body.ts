@@ -1,5 +1,5 @@
 import type { JsonSchema } from "@/lib/types/skill";
-import { compileSchema, formatAjvErrors } from "@/lib/validation/ajv";
+import { compileSchema, formatAjvErrors, MAX_ERROR_DETAILS } from "@/lib/validation/ajv";
 import { AppError } from "../errors";
 import { readJsonBody } from "./api-route";
 
@@ -21,6 +21,6 @@ export async function parseRequestBody<T>(request: Request, schema: JsonSchema, 
 /** Checks an already parsed body against `schema` like parseRequestBody. */
 export function checkBody<T>(body: unknown, schema: JsonSchema, what: string): T {
   const { validate } = compileSchema(schema);
-  if (!validate(body)) throw new AppError("bad_request", `${what}: ${formatAjvErrors(validate.errors)}`, validate.errors);
+  if (!validate(body)) throw new AppError("bad_request", `${what}: ${formatAjvErrors(validate.errors)}`, (validate.errors ?? []).slice(0, MAX_ERROR_DETAILS));
   return body as T;
 }

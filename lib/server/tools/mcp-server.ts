@@ -1,6 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
+import { recordRefusedAttempt } from "../audit/refused-attempts";
+import { auditActor } from "../approvals/audit-actor";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -82,7 +84,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH_MESSAGES} messages; send them one by one`);
   }
 
-  const server = createMcpServer(identity, new URL(request.url).origin);
+  const server = createMcpServer(identity, new URL(request.url).origin, (error) => recordRefusedAttempt(request, error, { actor: auditActor(identity), actorId: identity.userId }));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: limitBytes,
@@ -126,7 +128,7 @@ function unauthenticated(message: string): Response {
  * log notification (level info, logger = the skill's name) on the request's stream. Declares the
  * `tools` and `logging` capabilities.
  */
-export function createMcpServer(identity: Identity, origin: string): Server {
+export function createMcpServer(identity: Identity, origin: string, onRefused: (error: unknown) => Promise<void> = async () => undefined): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, logging: {} },
     instructions:
@@ -166,6 +168,8 @@ export function createMcpServer(identity: Identity, origin: string): Server {
       return { content: [{ type: "text", text: JSON.stringify(answer.body.result) }], ...(failed ? { isError: true } : {}) };
     } catch (error) {
       await notifications;
+      // A tool call the role or the persona refused is on the audit trail, as over /api/v1/tools/call.
+      await onRefused(error);
       return { content: [{ type: "text", text: errorText(error) }], isError: true };
     }
   });

@@ -46,7 +46,8 @@ export async function requireWorkerSession(caller: WorkerCaller, workerId: strin
   if (worker.tokenId !== caller.tokenId) {
     await refuseWorker(caller, what, `worker session ${workerId} belongs to another worker token`);
   }
-  if (worker.stoppedAt) throw new AppError("forbidden", `worker session ${workerId} was stopped at ${worker.stoppedAt.toISOString()}; register again`);
+  // Audited like any refused attempt (issue 10 point 4): a stopped session's token may be in other hands.
+  if (worker.stoppedAt) await refuseWorker(caller, what, `worker session ${workerId} was stopped at ${worker.stoppedAt.toISOString()}; register again`);
   // Before anything is written: a worker whose writes the busy database refuses is still alive.
   noteWorkerContact(workerId);
   return worker;
