@@ -434,47 +434,38 @@ async function main() {
     console.log(`\nbench: profiles in ${profileDir} (phases.json names each part)`);
     for (const summary of profileSummaries) console.log(summary);
   }
-  if (fullRun) {
+  /** Writes bench/<file>: the title, how it was run, the machine, `about` (what the figures mean), the table and the notes. */
+  const writeResults = (file, title, runBy, about) => {
     const md = [
-      "# Skill console benchmarks",
+      title,
       "",
-      `Run by \`npm run bench\` (bench/run.mjs) on ${info.date}.`,
+      `Run by ${runBy} on ${info.date}.`,
       "",
       `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}; ${info.cgroup2}.`,
       "",
+      ...about,
+      "",
+      summary,
+      "",
+      "Notes:",
+      "",
+      ...notes.map((note) => `- ${note}`),
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(benchDir, file), md);
+    console.log(`\nbench: wrote bench/${file}`);
+  };
+  if (fullRun) {
+    writeResults("results.md", "# Skill console benchmarks", "`npm run bench` (bench/run.mjs)", [
       "Ratios are console ÷ baseline, both measured in the same run; for times lower is better, for throughput higher is better.",
       "Call baselines run the worker's own sandboxed command (same modules, mounts, snapshot and cgroup limits; bench/lib/direct-spawn.ts) from a small process of the bench's own (bench/lib/direct-spawner-process.ts), whose CPU is read from /proc like the console's and the worker's.",
       "The target column restates issue point 6 where it sets one; met/not met is read from this run's figures.",
       "Figures vary with machine load; they are measurements, not pass/fail thresholds.",
-      "",
-      summary,
-      "",
-      "Notes:",
-      "",
-      ...notes.map((note) => `- ${note}`),
-      "",
-    ].join("\n");
-    fs.writeFileSync(path.join(benchDir, "results.md"), md);
-    console.log("\nbench: wrote bench/results.md");
+    ]);
   } else if (selected.length === 1 && selected[0] === "soak" && !cpuProf && sizesChanged.length === 0 && !favorDynmods) {
-    const md = [
-      "# Skill console soak benchmark",
-      "",
-      `Run by \`npm run bench -- --only=soak\` (bench/run.mjs, bench/soak.mjs) on ${info.date}.`,
-      "",
-      `Machine: ${info.nproc} CPUs (\`nproc\`), ${info.cpu}, ${info.memGiB} GiB RAM, ${info.kernel}, Node.js ${info.node}, ${info.bwrap}; ${info.cgroup2}.`,
-      "",
+    writeResults("soak-results.md", "# Skill console soak benchmark", "`npm run bench -- --only=soak` (bench/run.mjs, bench/soak.mjs)", [
       "The target column restates issue 10 points 1 and 6; met/not met is read from this run's figures. Figures vary with machine load.",
-      "",
-      summary,
-      "",
-      "Notes:",
-      "",
-      ...notes.map((note) => `- ${note}`),
-      "",
-    ].join("\n");
-    fs.writeFileSync(path.join(benchDir, "soak-results.md"), md);
-    console.log("\nbench: wrote bench/soak-results.md");
+    ]);
   } else {
     console.log(`\nbench: bench/results.md not written (${[selected.length < ALL.length && "a subset of the phases", cpuProf && "profiled", sizesChanged.length > 0 && `sizes set: ${sizesChanged.join(", ")}`, favorDynmods && "--favordynmods"].filter(Boolean).join("; ")})`);
   }

@@ -8,7 +8,7 @@ import * as callsRoute from "@/app/api/v1/calls/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { db } from "@/lib/server/db";
 import type { Call, CallWithEvents } from "@/lib/types/call";
-import { isAlive, readPid, waitUntil } from "../executor/helpers";
+import { isAlive, waitForPid } from "../executor/helpers";
 import { invoke, readEvents } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 
@@ -19,19 +19,6 @@ function marker(name: string): string {
   return path.join(markerDir, name);
 }
 
-/** Polls until the pid file `file` holds a whole pid (> 1): a file that just appeared may still be empty. */
-async function waitForPid(file: string): Promise<number> {
-  let pid = 0;
-  await waitUntil(() => {
-    try {
-      pid = readPid(file);
-      return true;
-    } catch {
-      return false;
-    }
-  }, `a pid in ${file}`);
-  return pid;
-}
 
 function startCall(skill: string, body: unknown) {
   return invoke(skillCallsRoute.POST, `/api/v1/skills/${skill}/calls`, { body, params: { name: skill } });

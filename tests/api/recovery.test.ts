@@ -10,7 +10,7 @@ import { readProcessIdentity } from "@/lib/server/executor";
 import type { CallWithEvents } from "@/lib/types/call";
 import { killLeftoverGroups } from "@/lib/worker/running-records";
 import { writeRunningRecord } from "@/lib/worker/running-records";
-import { isAlive, readPid, waitUntil } from "../executor/helpers";
+import { isAlive, waitForPid } from "../executor/helpers";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 import { useOwnWorkers } from "../helpers/test-worker";
@@ -31,19 +31,6 @@ function startOrphanGroup(): { pgid: number; grandchildPidFile: string } {
   return { pgid: child.pid!, grandchildPidFile };
 }
 
-/** Polls until the pid file `file` holds a whole pid (> 1): a file that just appeared may still be empty. */
-async function waitForPid(file: string): Promise<number> {
-  let pid = 0;
-  await waitUntil(() => {
-    try {
-      pid = readPid(file);
-      return true;
-    } catch {
-      return false;
-    }
-  }, `a pid in ${file}`);
-  return pid;
-}
 
 async function insertRunningCall(id: string, leaseUntil: Date) {
   await db().call.create({

@@ -17,6 +17,7 @@ import { db } from "@/lib/server/db";
 import type { Call } from "@/lib/types/call";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { worstStall } from "../helpers/stall-watch";
 import { ensureDefaultTestWorker } from "../helpers/test-worker";
 import { waitForStatus } from "../api/approvals-fixtures";
 
@@ -33,22 +34,6 @@ function releaseTheFile(): void {
   holder?.prepare("ROLLBACK").run();
   holder?.close();
   holder = null;
-}
-
-/** The longest gap between ticks of a 5 ms timer while `work` runs (the event loop's worst stall). */
-async function worstStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let stallMs = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last);
-    last = now;
-  }, 5);
-  try {
-    return { value: await work(), stallMs };
-  } finally {
-    clearInterval(ticker);
-  }
 }
 
 beforeAll(async () => {

@@ -16,6 +16,7 @@ import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
 import { db } from "@/lib/server/db";
 import { digestCall } from "@/lib/server/skills/skill-digest";
 import { invoke } from "../helpers/route-client";
+import { worstStall } from "../helpers/stall-watch";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPersonaRow } from "../api/approvals-fixtures";
 import { SKILL_NAME_MAX_LENGTH } from "@/lib/validation/manifest-schema";
@@ -30,21 +31,12 @@ let ranMarker: string;
 
 /** Serves `body` to the call route and measures the longest event-loop gap meanwhile. */
 async function callWithStallWatch(body: string): Promise<{ status: number; error: { code: string; message: string } | null; worstGapMs: number }> {
-  let last = performance.now();
-  let worstGapMs = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    worstGapMs = Math.max(worstGapMs, now - last);
-    last = now;
-  }, 5);
-  try {
+  const { value, stallMs } = await worstStall(async () => {
     const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/picky/calls", { body, params: { name: "picky" } });
     const answer = (await response.json()) as { error?: { code: string; message: string } };
-    return { status: response.status, error: answer.error ?? null, worstGapMs };
-  } finally {
-    clearInterval(ticker);
-    worstGapMs = Math.max(worstGapMs, performance.now() - last);
-  }
+    return { status: response.status, error: answer.error ?? null };
+  });
+  return { ...value, worstGapMs: stallMs };
 }
 
 beforeAll(async () => {
@@ -99,15 +91,7 @@ describe("hostile call bodies", () => {
 describe("hostile tool-call arguments", () => {
   it("refuses 30,000 unknown argument keys at once, its message bounded (a quadratic error list froze the console for 14 s)", async () => {
     const keys = Array.from({ length: 30_000 }, (_, i) => `"k${i}":0`).join(",");
-    let last = performance.now();
-    let worstGapMs = 0;
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      worstGapMs = Math.max(worstGapMs, now - last);
-      last = now;
-    }, 5);
-    const response = await invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: `{"name":"skill_search","arguments":{"query":"x",${keys}}}` });
-    clearInterval(ticker);
+    const { value: response, stallMs: worstGapMs } = await worstStall(() => invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: `{"name":"skill_search","arguments":{"query":"x",${keys}}}` }));
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { code: string; message: string; details: unknown[] } };
     expect(error.code).toBe("invalid_args");
@@ -124,15 +108,7 @@ describe("hostile persona globs", () => {
     writeSkill(testConsole.root, "long-name", { name: longName }, 'echo "{}"');
     await reloadTestConsole();
     await createPersonaRow("starry", "dual-sign-required", ["a*a*a*a*a*a*a*a*a*a*a*a*c"]);
-    let last = performance.now();
-    let worstGapMs = 0;
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      worstGapMs = Math.max(worstGapMs, now - last);
-      last = now;
-    }, 5);
-    const response = await invoke(skillCallsRoute.POST, `/api/v1/skills/${longName}/calls`, { body: { args: {}, persona: "starry" }, params: { name: longName } });
-    clearInterval(ticker);
+    const { value: response, stallMs: worstGapMs } = await worstStall(() => invoke(skillCallsRoute.POST, `/api/v1/skills/${longName}/calls`, { body: { args: {}, persona: "starry" }, params: { name: longName } }));
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`${longName}: ${longName} is not in persona starry's skills.allow`);
     expect(worstGapMs).toBeLessThan(STALL_BOUND_MS);

@@ -113,3 +113,17 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     await delay(25);
   }
 }
+
+/** Polls until the pid file `file` holds a whole pid (> 1): a file that just appeared may still be empty. */
+export async function waitForPid(file: string): Promise<number> {
+  let pid = 0;
+  await waitUntil(() => {
+    try {
+      pid = readPid(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }, `a pid in ${file}`);
+  return pid;
+}
