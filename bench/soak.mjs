@@ -76,6 +76,11 @@ export async function benchSoak({ server, clients, durationMs, loopDelayFile }) 
   const deadline = startedAt + durationMs;
   const stallsFrom = fs.existsSync(loopDelayFile) ? fs.readFileSync(loopDelayFile, "utf8").split("\n").filter(Boolean).length : 0;
 
+  // Investigation aid (BENCH_HEAP_SNAPSHOT_DIR, see bench/lib/loop-delay-preload.cjs): a heap snapshot
+  // of the console after the first minute and one at the end.
+  const snapshots = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+  const warmSnapshot = snapshots ? setTimeout(() => process.kill(server.pid, "SIGUSR2"), Math.min(60_000, durationMs / 3)) : null;
+
   const probe = [];
   const probing = (async () => {
     while (Date.now() < deadline) {
@@ -142,6 +147,12 @@ export async function benchSoak({ server, clients, durationMs, loopDelayFile }) 
   });
   await Promise.all([...workers, probing]);
   clearInterval(sampler);
+  clearTimeout(warmSnapshot);
+  if (snapshots) {
+    const before = fs.readdirSync(snapshots).length;
+    process.kill(server.pid, "SIGUSR2");
+    while (fs.readdirSync(snapshots).filter((name) => name.endsWith(".heapsnapshot")).length <= before) await delay(500);
+  }
   const rss1 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
   const seconds = fs.existsSync(loopDelayFile)
     ? fs
@@ -167,6 +178,8 @@ export async function benchSoak({ server, clients, durationMs, loopDelayFile }) 
   const notes = [
     `soak: ${clients} clients for ${(durationMs / 1000).toFixed(0)} s (${ROLES.slice(0, Math.min(clients, ROLES.length)).join(", ")}, repeated): ${[...counts].map(([role, n]) => `${n} ${role}`).join(", ")}; ${probe.length} probes`,
     `soak: event loop per second (ms): worst max ${fmt(worst?.maxMs ?? NaN)} at ${worst ? new Date(worst.at).toISOString() : "?"}, median of the seconds' p99 ${fmt(percentile(seconds.map((second) => second.p99Ms), 50))}, seconds over 50 ms: ${seconds.filter((second) => second.maxMs > 50).length} of ${seconds.length}`,
+    `soak: console heap every 10 s (MiB used/total, external, array buffers): ${seconds.filter((_, i) => i % 10 === 0).map((second) => `${fmt(second.heapUsedMiB)}/${fmt(second.heapTotalMiB)} ${fmt(second.externalMiB)} ${fmt(second.arrayBuffersMiB)}`).join(" → ")}`,
+    `soak: garbage collection: worst pause ${fmt(Math.max(...seconds.map((second) => second.gcMaxMs ?? 0)))} ms, ${fmt(seconds.reduce((sum, second) => sum + (second.gcTotalMs ?? 0), 0) / 1000)} s in all over ${seconds.length} s`,
     `soak: RSS every 10 s (MiB): console ${rssSamples.map((sample) => fmt(sample.console)).join(" → ")}; worker ${rssSamples.map((sample) => fmt(sample.worker)).join(" → ")}`,
     errors.size === 0 ? "soak: no errors" : `soak: errors: ${[...errors].map(([what, entry]) => `${what} ×${entry.count} (e.g. ${entry.example})`).join("; ")}`,
   ];

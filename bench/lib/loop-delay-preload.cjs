@@ -13,11 +13,37 @@ if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BE
   const fs = require("node:fs");
   const { monitorEventLoopDelay } = require("node:perf_hooks");
   const file = process.env.BENCH_LOOP_DELAY_FILE;
+  const { PerformanceObserver } = require("node:perf_hooks");
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  let gcMaxMs = 0;
+  let gcTotalMs = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gcMaxMs = Math.max(gcMaxMs, entry.duration);
+      gcTotalMs += entry.duration;
+    }
+  });
+  gcObserver.observe({ entryTypes: ["gc"] });
+  const MiB = 1024 * 1024;
   const timer = setInterval(() => {
-    const line = { at: Date.now(), maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, meanMs: histogram.mean / 1e6 };
+    const memory = process.memoryUsage();
+    const line = {
+      at: Date.now(),
+      maxMs: histogram.max / 1e6,
+      p99Ms: histogram.percentile(99) / 1e6,
+      meanMs: histogram.mean / 1e6,
+      gcMaxMs,
+      gcTotalMs,
+      rssMiB: memory.rss / MiB,
+      heapUsedMiB: memory.heapUsed / MiB,
+      heapTotalMiB: memory.heapTotal / MiB,
+      externalMiB: memory.external / MiB,
+      arrayBuffersMiB: memory.arrayBuffers / MiB,
+    };
     histogram.reset();
+    gcMaxMs = 0;
+    gcTotalMs = 0;
     try {
       fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
     } catch {
@@ -25,4 +51,13 @@ if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BE
     }
   }, 1000);
   timer.unref();
+  if (process.env.BENCH_HEAP_SNAPSHOT_DIR) {
+    // Investigation aid: `kill -USR2 <console pid>` writes a heap snapshot there (the soak takes
+    // one after its warm-up and one at its end when the variable is set).
+    process.on("SIGUSR2", () => {
+      const v8 = require("node:v8");
+      const path = require("node:path");
+      v8.writeHeapSnapshot(path.join(process.env.BENCH_HEAP_SNAPSHOT_DIR, `console-${Date.now()}.heapsnapshot`));
+    });
+  }
 }
