@@ -22,7 +22,9 @@
  *   6. soak.mjs           (only with --only=soak; 10 minutes) 32 clients of mixed traffic (calls, event streams,
  *                          approvals, reloads, reads): probe latency, worst event-loop stall, RSS, errors;
  *                          a default-sized run writes bench/soak-results.md
- * Options: --only=loader,executor,throughput,stderr,search,soak  run a subset (results.md is written only by a run
+ *   7. stalls.mjs         the worst event-loop stall of each hostile request (huge bodies, deep nesting,
+ *                          many-star persona globs) on a console of its own, one at a time (issue 10 point 1)
+ * Options: --only=loader,executor,throughput,stderr,search,stalls,soak  run a subset (results.md is written only by a run
  *                            of every phase, unprofiled, with no BENCH_* size set)
  *          --cpu-prof[=dir]  profile the console's server process and its worker (lib/cpu-prof-preload.cjs),
  *                            one profile part per phase (SIGUSR2 between phases; dir/phases.json names them;
@@ -55,12 +57,13 @@ import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
 import { benchSearch } from "./search.mjs";
 import { benchSoak } from "./soak.mjs";
+import { benchStalls, writeStallSkills } from "./stalls.mjs";
 import { benchStderrLatency } from "./stderr-latency.mjs";
 import { benchThroughput } from "./throughput.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(benchDir, "..");
-const ALL = ["loader", "executor", "throughput", "stderr", "search"];
+const ALL = ["loader", "executor", "throughput", "stderr", "search", "stalls"];
 /** Phases run only when named in --only (the soak takes 10 minutes). */
 const OPTIONAL = ["soak"];
 const CALL_PHASES = ["loader", "executor", "throughput", "stderr"];
@@ -400,6 +403,31 @@ async function main() {
       { pid: server.workerPid, role: "soak-worker" },
     ];
     await run("soak", pids, () => benchSoak({ server, clients: settings.soakClients, durationMs: settings.soakMs, loopDelayFile }));
+    await stopConsole(server);
+  }
+
+  if (selected.includes("stalls")) {
+    const stallRoot = path.join(roots, "stalls");
+    const names = writeStallSkills(stallRoot);
+    const loopDelayFile = path.join(tmp, "stalls-loop-delay.jsonl");
+    const intervalMs = 100;
+    const env = {
+      DATABASE_URL: `file:${path.join(tmp, "stalls.db")}`,
+      ONGRID_SKILLS_EXTERNAL_DIRS: stallRoot,
+      SKILLS_PATH: path.join(roots, "no-native-skills"),
+      WORKER_STATE_DIR: path.join(tmp, "stalls-worker-state"),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require=${path.join(benchDir, "lib", "loop-delay-preload.cjs")}`.trim(),
+      BENCH_LOOP_DELAY_FILE: loopDelayFile,
+      BENCH_LOOP_DELAY_INTERVAL_MS: String(intervalMs),
+    };
+    console.log("bench: starting a console for the event-loop stalls of hostile requests (its own database and skills)");
+    const server = await startConsole("stalls", env, "/api/v1/skills?category=bench");
+    await waitForWorker(server, names);
+    const pids = [
+      { pid: server.pid, role: "stalls-console" },
+      { pid: server.workerPid, role: "stalls-worker" },
+    ];
+    await run("stalls", pids, () => benchStalls({ server, loopDelayFile, intervalMs }));
     await stopConsole(server);
   }
 

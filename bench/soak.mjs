@@ -21,7 +21,7 @@ const ROLES = ["call", "call", "call", "stream", "approve", "read", "call", "str
 /** How long the reload client waits between reloads, in ms (a reload of the roots is the heaviest request). */
 const RELOAD_PAUSE_MS = 20_000;
 
-async function signIn(baseUrl, email, password) {
+export async function signIn(baseUrl, email, password) {
   const login = await request(baseUrl, "POST", "/api/v1/auth/login", { email, password }, { headers: { authorization: null } });
   if (login.status !== 200) throw new Error(`signing in as ${email} answered ${login.status}: ${login.text}`);
   return { cookie: login.cookies.map((line) => line.split(";")[0]).join("; "), origin: baseUrl, authorization: null };

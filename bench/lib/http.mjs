@@ -34,13 +34,13 @@ function withCredentials(baseUrl, headers) {
 
 /**
  * Sends one request to `baseUrl + path` with an optional JSON `body` (and the console's bearer token, see
- * authorize(); `headers` are added). Resolves with
+ * authorize(); `headers` are added; with `rawBody`, `body` is a string sent as it is). Resolves with
  * `{ status, json, text, cookies, ms, sentAt, doneAt }` (`ms` from the request's start to the last byte read;
  * `sentAt`/`doneAt` are the same two instants as wall-clock ms; `json` is null when the body is not JSON; `cookies` are the Set-Cookie lines). Rejects on a network error or after `timeoutMs` (default 120 s).
  */
-export function request(baseUrl, method, path, body, { timeoutMs = 120_000, headers = {} } = {}) {
+export function request(baseUrl, method, path, body, { timeoutMs = 120_000, headers = {}, rawBody = false } = {}) {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+    const payload = body === undefined ? null : Buffer.from(rawBody ? body : JSON.stringify(body));
     const started = performance.now();
     const sentAt = wallClockMs();
     const req = http.request(

@@ -2,7 +2,8 @@
  * Event-loop delay preload for `bench/run.mjs --only=soak` (loaded with --require through NODE_OPTIONS):
  * in the main thread of the console's server process (scripts/console-server.mjs) only, measures the
  * event loop's delay with perf_hooks.monitorEventLoopDelay (10 ms resolution) and appends one JSON line
- * per second to $BENCH_LOOP_DELAY_FILE: `{at, maxMs, p99Ms, meanMs}` of that second, then resets. The
+ * per second (or per $BENCH_LOOP_DELAY_INTERVAL_MS) to $BENCH_LOOP_DELAY_FILE: `{at, maxMs, p99Ms, meanMs, gcMaxMs,
+ * gcTotalMs, rssMiB, heapUsedMiB, heapTotalMiB, externalMiB, arrayBuffersMiB}` of that window, then resets. The
  * soak bench reads the worst second from it (issue 10 point 6: the worst event-loop stall). Other
  * processes that inherit NODE_OPTIONS (prisma, next build, the worker) are left alone.
  */
@@ -49,7 +50,7 @@ if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BE
     } catch {
       // the bench reads what is there
     }
-  }, 1000);
+  }, Number(process.env.BENCH_LOOP_DELAY_INTERVAL_MS) || 1000);
   timer.unref();
   if (process.env.BENCH_HEAP_SNAPSHOT_DIR) {
     // Investigation aid: `kill -USR2 <console pid>` writes a heap snapshot there (the soak takes

@@ -2,6 +2,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { JsonSchema } from "@/lib/types/skill";
 import canonicalize from "canonicalize";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type SchemaDialect } from "./ajv";
 
 /**
@@ -90,13 +91,35 @@ function validatorFor(job) {
   if (validators.size > 256) validators.delete(validators.keys().next().value);
   return validate;
 }
+// Iterative, like lib/validation/json-depth.ts exceedsJsonDepth (ajv and canonicalize recurse).
+function tooDeep(value, maxDepth) {
+  const stack = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop();
+    if (typeof current !== "object" || current === null) continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 parentPort.on("message", (job) => {
   let reply;
   try {
-    const validate = validatorFor(job);
-    const args = JSON.parse(job.argsJson);
-    const ok = validate(args) === true;
-    reply = ok ? { id: job.id, ok, canonical: canonicalize(args) } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
+    let args;
+    try {
+      args = JSON.parse(job.argsJson);
+    } catch (error) {
+      reply = { id: job.id, ok: false, refusal: "json", message: String(error && error.message) };
+    }
+    if (reply) {
+      // not JSON
+    } else if (args === null || typeof args !== "object" || Array.isArray(args)) reply = { id: job.id, ok: false, refusal: "type" };
+    else if (tooDeep(args, workerData.maxDepth)) reply = { id: job.id, ok: false, refusal: "depth" };
+    else {
+      const validate = validatorFor(job);
+      const ok = validate(args) === true;
+      reply = ok ? { id: job.id, ok, canonical: canonicalize(args) } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
+    }
   } catch (error) {
     reply = { id: job.id, failure: String((error && error.message) || error) };
   }
@@ -124,10 +147,22 @@ interface Job {
   reject(error: unknown): void;
 }
 
-type WorkerReply = { ready: true } | { id: number; ok: true; canonical: string } | { id: number; ok: false; errors: AjvError[] } | { id: number; failure: string };
+/** Why args text was refused before its schema was asked: not JSON, not an object, nested deeper than MAX_JSON_DEPTH. */
+export type ArgsTextRefusal = "json" | "type" | "depth";
 
-/** A validation's answer: for valid args also their canonical JSON text (RFC 8785), made in the same pass. */
-export type CanonicalArgsValidation = { ok: true; canonical: string } | { ok: false; errors: AjvError[] };
+type WorkerReply =
+  | { ready: true }
+  | { id: number; ok: true; canonical: string }
+  | { id: number; ok: false; errors: AjvError[] }
+  | { id: number; ok: false; refusal: ArgsTextRefusal; message?: string }
+  | { id: number; failure: string };
+
+/**
+ * A validation's answer: for valid args also their canonical JSON text (RFC 8785), made in the same
+ * pass; for refused ones the schema's errors, or (`refusal`) why the text never reached the schema,
+ * with the parser's `message` for text that is not JSON.
+ */
+export type CanonicalArgsValidation = { ok: true; canonical: string } | { ok: false; errors: AjvError[]; refusal?: ArgsTextRefusal; message?: string };
 
 interface ValidatorState {
   worker: Worker | null;
@@ -172,7 +207,14 @@ function refused(message: string, params: Record<string, unknown>): CanonicalArg
 
 function validateInThread(job: Job): void {
   try {
-    const args = JSON.parse(job.argsJson) as unknown;
+    let args: unknown;
+    try {
+      args = JSON.parse(job.argsJson);
+    } catch (error) {
+      return job.resolve({ ok: false, errors: [], refusal: "json", message: (error as Error).message });
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return job.resolve({ ok: false, errors: [], refusal: "type" });
+    if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) return job.resolve({ ok: false, errors: [], refusal: "depth" });
     const validation = validateArgs(job.schema, args);
     job.resolve(validation.ok ? { ok: true, canonical: canonicalize(args) ?? "{}" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
   } catch (error) {
@@ -214,7 +256,7 @@ function startWorker(): void {
   try {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { options: AJV_OPTIONS, maxErrors: MAX_REPORTED_ERRORS, compilesPerInstance: COMPILES_PER_INSTANCE, searchPaths: moduleSearchPaths() },
+      workerData: { options: AJV_OPTIONS, maxErrors: MAX_REPORTED_ERRORS, maxDepth: MAX_JSON_DEPTH, compilesPerInstance: COMPILES_PER_INSTANCE, searchPaths: moduleSearchPaths() },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: false,
       stderr: false,
@@ -244,7 +286,9 @@ function startWorker(): void {
     state.current = null;
     worker.unref();
     if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
-    else current.job.resolve(reply.ok ? { ok: true, canonical: reply.canonical } : { ok: false, errors: reply.errors ?? [] });
+    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical });
+    else if ("refusal" in reply) current.job.resolve({ ok: false, errors: [], refusal: reply.refusal, message: reply.message });
+    else current.job.resolve({ ok: false, errors: reply.errors ?? [] });
     pump();
   });
   const onDeath = (reason: string, outOfMemory: boolean) => {
@@ -296,7 +340,9 @@ function pump(): void {
  * client its request, never the console its event loop. At most MAX_REPORTED_ERRORS errors are
  * returned. Valid args come back with their canonical JSON text (RFC 8785), made in the same pass off
  * the main thread (issue 10 point 1: the digest's canonical form is computed once per call, and never
- * on the main thread for large args). `argsJson` must be a JSON object's text (the caller checked shape and depth).
+ * on the main thread for large args). `argsJson` is the args' text as the client sent it: text that is
+ * not JSON, not an object or nested deeper than MAX_JSON_DEPTH answers `{ok: false, refusal}` before
+ * the schema is asked, so the main thread never needs to parse args at all.
  * If the worker cannot be started at all (e.g. node_modules is not beside the working directory), the
  * console logs it once and validates in its own thread, as before. Rejects only on an internal failure
  * (a schema that no longer compiles, a crashed worker).

@@ -47,3 +47,36 @@ describe("JsonShapeScanner", () => {
     expect(() => scan('{"a":[{"b":[{}]}]}', Infinity, { maxNodes: 100, maxDepth: 4 })).toThrow(JsonShapeError);
   });
 });
+
+describe("JsonShapeScanner capture", () => {
+  function captured(text: string, path: string[], chunk = Infinity): string | null {
+    const scanner = new JsonShapeScanner({ maxNodes: 1e9, maxDepth: 1000, capture: path });
+    const bytes = Buffer.from(text, "utf8");
+    for (let at = 0; at < bytes.length; at += chunk === Infinity ? bytes.length : chunk) scanner.push(bytes.subarray(at, chunk === Infinity ? bytes.length : at + chunk));
+    const span = scanner.capturedSpan;
+    return span === null ? null : bytes.subarray(span.start, span.end).toString("utf8");
+  }
+
+  const CASES: Array<[string, string[], string | null]> = [
+    ['{"args": {"a": [1, {"b": "}"}]}, "wait": true}', ["args"], '{"a": [1, {"b": "}"}]}'],
+    ['{"wait":false,"args":{}}', ["args"], "{}"],
+    ['{"args": 12.5e3 }', ["args"], "12.5e3 "],
+    ['{"args":"text with \\" and }"}', ["args"], '"text with \\" and }"'],
+    ['{"\\u0061rgs": [1,2]}', ["args"], "[1,2]"],
+    ['{"x": {"args": 1}, "y": [{"args": 2}]}', ["args"], null],
+    ['[{"args": 1}]', ["args"], null],
+    ['{"jsonrpc":"2.0","params":{"name":"disk","arguments":{"path":"/"}},"id":1}', ["params", "arguments"], '{"path":"/"}'],
+    ['{"arguments":{"no":1},"params":{"x":{"arguments":2}}}', ["params", "arguments"], null],
+    ['{"é😀": 1, "args": "é😀"}', ["args"], '"é😀"'],
+  ];
+
+  it.each(CASES)("finds the value of %s at %j whatever the chunk boundaries", (text, path, expected) => {
+    for (const chunk of [Infinity, 1, 2, 5]) expect(captured(text, path, chunk)).toBe(expected);
+  });
+
+  it("refuses the captured path twice, escaped or not (JSON.parse would silently keep the last)", () => {
+    expect(() => captured('{"args": {}, "args": {"evil": 1}}', ["args"])).toThrow(new JsonShapeError("duplicate", 0, "args"));
+    expect(() => captured('{"args": {}, "\\u0061rgs": {}}', ["args"])).toThrow("the JSON document has the key args twice");
+    expect(() => captured('{"params": {"arguments": 1, "arguments": 2}}', ["params", "arguments"])).toThrow("the JSON document has the key params.arguments twice");
+  });
+});

@@ -1,12 +1,29 @@
 /** What a JSON document exceeded: too many values, or nesting too deep. */
 export class JsonShapeError extends Error {
   constructor(
-    readonly kind: "nodes" | "depth",
+    readonly kind: "nodes" | "depth" | "duplicate",
     readonly limit: number,
+    /** For `duplicate`: the key path that appeared twice, joined with dots. */
+    readonly key = "",
   ) {
-    super(kind === "nodes" ? `the JSON document has more than ${limit} values` : `the JSON document nests deeper than ${limit} levels`);
+    super(
+      kind === "nodes"
+        ? `the JSON document has more than ${limit} values`
+        : kind === "depth"
+          ? `the JSON document nests deeper than ${limit} levels`
+          : `the JSON document has the key ${key} twice`,
+    );
   }
 }
+
+/** Byte offsets `[start, end)` of one value in a scanned document (end: its parent's next delimiter, so trailing whitespace may be included). */
+export interface JsonSpan {
+  start: number;
+  end: number;
+}
+
+/** Longest key, in bytes as written, that is compared with a captured path (longer keys cannot be one of its short names). */
+const MAX_CAPTURED_KEY_BYTES = 256;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -38,28 +55,69 @@ export class JsonShapeScanner {
   private expectValue = true;
   /** true = array, false = object, innermost last. */
   private readonly open: boolean[] = [];
+  /** Bytes scanned before the current chunk. */
+  private offset = 0;
+  /** The key last read in each open object down to the captured path's depth (decoded), by depth. */
+  private readonly keys: Array<string | null> = [];
+  /** Raw bytes of the key being read (null: not capturing), and whether it outgrew MAX_CAPTURED_KEY_BYTES. */
+  private keyBytes: number[] | null = null;
+  private captureStart = -1;
+  private found: JsonSpan | null = null;
 
-  constructor(private readonly limits: { maxNodes: number; maxDepth: number }) {}
+  /**
+   * `capture`: a path of object keys (e.g. `["args"]`, `["params", "arguments"]`) whose value's span is
+   * recorded (capturedSpan) so that the caller can hand that value's text on without parsing it here;
+   * the key path appearing twice throws JsonShapeError `duplicate` (JSON.parse would keep the last one
+   * silently, and the span would then not be the value the document means).
+   */
+  constructor(private readonly limits: { maxNodes: number; maxDepth: number; capture?: readonly string[] }) {}
 
   /** Values seen so far. */
   get values(): number {
     return this.nodes;
   }
 
+  /** The span of the captured path's value once the document is scanned (null: absent, or not yet ended). */
+  get capturedSpan(): JsonSpan | null {
+    return this.found;
+  }
+
+  /** True when the key path down to the open containers matches the captured path so far (every level an object). */
+  private onCapturedPath(): boolean {
+    const path = this.limits.capture!;
+    if (this.open.length !== path.length) return false;
+    for (let depth = 0; depth < path.length; depth++) if (this.open[depth] !== false || this.keys[depth] !== path[depth]) return false;
+    return true;
+  }
+
   /** Scans the next bytes of the document. Throws JsonShapeError past a limit. */
   push(bytes: Uint8Array): void {
+    const capture = this.limits.capture;
     for (let i = 0; i < bytes.length; i++) {
       const byte = bytes[i]!;
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === QUOTE) this.inString = false;
+        else if (byte === QUOTE) {
+          this.inString = false;
+          if (this.keyBytes !== null) this.endKey();
+          continue;
+        }
+        if (this.keyBytes !== null && this.keyBytes.length <= MAX_CAPTURED_KEY_BYTES) this.keyBytes.push(byte);
         continue;
       }
       if (isWhitespace(byte)) continue;
+      if (this.captureStart >= 0 && this.open.length === capture!.length && (byte === COMMA || byte === CLOSE_OBJECT)) {
+        this.found = { start: this.captureStart, end: this.offset + i };
+        this.captureStart = -1;
+      }
       if (this.expectValue && byte !== CLOSE_ARRAY) {
         this.expectValue = false;
         if (++this.nodes > this.limits.maxNodes) throw new JsonShapeError("nodes", this.limits.maxNodes);
+        if (capture && this.onCapturedPath()) {
+          if (this.found !== null || this.captureStart >= 0) throw new JsonShapeError("duplicate", 0, capture.join("."));
+          this.captureStart = this.offset + i;
+        }
         if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
           this.open.push(byte === OPEN_ARRAY);
           if (this.open.length > this.limits.maxDepth) throw new JsonShapeError("depth", this.limits.maxDepth);
@@ -69,12 +127,33 @@ export class JsonShapeScanner {
         // Anything else starts a number or a literal: its other characters are not structure.
         continue;
       }
-      if (byte === QUOTE) this.inString = true;
-      else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      if (byte === QUOTE) {
+        this.inString = true;
+        // A key of an object down to the captured path's depth: read it (keys are not values).
+        if (capture && this.open.length <= capture.length && this.open[this.open.length - 1] === false) this.keyBytes = [];
+      } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
         this.open.pop();
+        if (capture && this.open.length < this.keys.length) this.keys.length = this.open.length;
         this.expectValue = false;
       } else if (byte === COMMA) this.expectValue = this.open[this.open.length - 1] === true;
       else if (byte === COLON) this.expectValue = true;
     }
+    this.offset += bytes.length;
+  }
+
+  /** A key just ended: decoded as JSON.parse would (escapes included), remembered for its depth. */
+  private endKey(): void {
+    const raw = this.keyBytes!;
+    this.keyBytes = null;
+    let key: string | null = null;
+    if (raw.length <= MAX_CAPTURED_KEY_BYTES) {
+      try {
+        key = JSON.parse(`"${Buffer.from(raw).toString("utf8")}"`) as string;
+      } catch {
+        key = null; // malformed: JSON.parse will refuse the document
+      }
+    }
+    this.keys.length = this.open.length;
+    this.keys[this.open.length - 1] = key;
   }
 }

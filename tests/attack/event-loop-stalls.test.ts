@@ -89,8 +89,8 @@ describe("hostile call bodies", () => {
 });
 
 describe("hostile tool-call arguments", () => {
-  it("refuses 30,000 unknown argument keys at once, its message bounded (a quadratic error list froze the console for 14 s)", async () => {
-    const keys = Array.from({ length: 30_000 }, (_, i) => `"k${i}":0`).join(",");
+  it("refuses 20,000 unknown argument keys at once, its message bounded (a quadratic error list froze the console for 14 s)", async () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `"k${i}":0`).join(",");
     const { value: response, stallMs: worstGapMs } = await worstStall(() => invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: `{"name":"skill_search","arguments":{"query":"x",${keys}}}` }));
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { code: string; message: string; details: unknown[] } };
@@ -99,6 +99,13 @@ describe("hostile tool-call arguments", () => {
     expect(error.message).toMatch(/; and 80 more$/);
     expect(error.details).toHaveLength(100);
     expect(worstGapMs).toBeLessThan(STALL_BOUND_MS);
+  });
+
+  it("refuses a skill_* tool's arguments past 256 KiB before parsing them (they are parsed on the main thread)", async () => {
+    const keys = Array.from({ length: 30_000 }, (_, i) => `"k${i}":0`).join(",");
+    const response = await invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: `{"name":"skill_search","arguments":{"query":"x",${keys}}}` });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: unknown }).error).toEqual({ code: "args_too_large", message: "arguments of skill_search exceed 262144 bytes" });
   });
 });
 

@@ -8,6 +8,7 @@ import { recordRefusedAttempt } from "../audit/refused-attempts";
 import { config } from "../env";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
+import { JsonText } from "@/lib/validation/json-text";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
@@ -75,12 +76,15 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * Returns the parsed value (undefined for an empty body). Throws AppError `args_too_large` (413) past
  * `limitBytes` or past `maxNodes` values (SKILL_ARGS_MAX_NODES), `bad_request` (400) past
  * MAX_BODY_DEPTH levels or for invalid JSON, with the parser's message.
+ * `keepText`: a path of object keys (`["args"]`) whose value is not parsed here but returned as a
+ * JsonText of its bytes (the validation thread parses it, off the main thread); that field twice is a
+ * `bad_request`. The rest of the body is parsed as usual.
  */
-export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes): Promise<unknown> {
+export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes, options: { keepText?: readonly string[] } = {}): Promise<unknown> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
   const chunks: Uint8Array[] = [];
-  const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH });
+  const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText });
   let size = 0;
   if (request.body) {
     const reader = request.body.getReader();
@@ -98,12 +102,28 @@ export async function readJsonBody(request: Request, limitBytes: number, maxNode
         await reader.cancel().catch(() => undefined);
         if (!(error instanceof JsonShapeError)) throw error;
         if (error.kind === "nodes") throw new AppError("args_too_large", `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
+        if (error.kind === "duplicate") throw new AppError("bad_request", `request body has the field ${error.key} twice`);
         throw new AppError("bad_request", `request body nests deeper than ${error.limit} levels`);
       }
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  const bytes = Buffer.concat(chunks);
+  const span = shape.capturedSpan;
+  if (!span) return parseBodyText(bytes.toString("utf8"));
+  // The kept value is cut out (parsed here as null) and handed on as its text.
+  const body = parseBodyText(Buffer.concat([bytes.subarray(0, span.start), Buffer.from("null"), bytes.subarray(span.end)]).toString("utf8"));
+  let holder = body as Record<string, unknown>;
+  const path = options.keepText!;
+  for (const key of path.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
+  const last = path[path.length - 1]!;
+  // The scanner and JSON.parse read keys alike; anything else is a body this reader does not understand.
+  if (holder?.[last] !== null) throw new AppError("bad_request", `request body is not valid JSON: ${path.join(".")} could not be read`);
+  holder[last] = new JsonText(bytes.subarray(span.start, span.end).toString("utf8"));
+  return body;
+}
+
+function parseBodyText(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

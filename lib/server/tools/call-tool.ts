@@ -1,3 +1,4 @@
+import { JsonText } from "@/lib/validation/json-text";
 import type { Call, CallEvent, CallStatus } from "@/lib/types/call";
 import { roleAtLeast, type Identity } from "@/lib/types/identity";
 import type { Persona } from "@/lib/types/persona";
@@ -129,12 +130,30 @@ function requireRunRole(identity: Identity, tool: string): void {
  * object; throws AppError `invalid_args` with ajv's errors in `details` and in the message.
  */
 function checkToolArguments(tool: SkillToolName, given: unknown): Record<string, unknown> {
-  const args = given === undefined ? {} : given;
+  const args = given === undefined ? {} : given instanceof JsonText ? parseToolArgumentsText(tool, given) : given;
   const validation = validateArgs(skillTool(tool).parameters, args);
   if (!validation.ok) {
     throw new AppError("invalid_args", `arguments of ${tool} do not match its schema: ${formatAjvErrors(validation.errors)}`, validation.errors);
   }
   return args as Record<string, unknown>;
+}
+
+/**
+ * Largest arguments text of a `skill_*` tool, in bytes: they are a query, a name, a path or a script's
+ * argv, parsed on the main thread (unlike a skill's args, which the validation thread parses), so a
+ * bound keeps that parse to a few milliseconds (issue 10 point 1).
+ */
+export const SKILL_TOOL_ARGUMENTS_MAX_BYTES = 256 * 1024;
+
+function parseToolArgumentsText(tool: SkillToolName, given: JsonText): unknown {
+  if (Buffer.byteLength(given.text, "utf8") > SKILL_TOOL_ARGUMENTS_MAX_BYTES) {
+    throw new AppError("args_too_large", `arguments of ${tool} exceed ${SKILL_TOOL_ARGUMENTS_MAX_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(given.text);
+  } catch (error) {
+    throw new AppError("bad_request", `request body is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 /** Starts a call through requestCall and returns it at its end state, or as stored when it waits for people. */

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
+import { JsonText } from "@/lib/validation/json-text";
 import { recordRefusedAttempt } from "../audit/refused-attempts";
 import { auditActor } from "../approvals/audit-actor";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
@@ -13,7 +14,7 @@ import { ensureConsoleStarted } from "../console-startup";
 import { config } from "../env";
 import { AppError } from "../errors";
 import { getRegistry } from "../skills/registry";
-import { awaitingMessage, callLink, callTool, type ToolRunResult } from "./call-tool";
+import { awaitingMessage, callLink, callTool, SKILL_TOOL_ARGUMENTS_MAX_BYTES, type ToolRunResult } from "./call-tool";
 import { isSkillToolName, toolDefinitionsFor } from "./skill-tools";
 import { resolveToolPersona } from "./tool-persona";
 
@@ -67,16 +68,29 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const body = await readRequestBody(request, limitBytes);
   if (body.tooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
   // Values and depth counted before parsing, as readJsonBody does for the other routes (issue 10 point 1).
+  // A single tools/call's arguments are not parsed here but handed to callTool as text (JsonText), which
+  // the validation thread parses off the main thread.
+  const bytes = Buffer.from(body.text, "utf8");
+  const shape = new JsonShapeScanner({ maxNodes: config().argsMaxNodes, maxDepth: MAX_JSON_DEPTH + 4, capture: ARGUMENTS_PATH });
   try {
-    new JsonShapeScanner({ maxNodes: config().argsMaxNodes, maxDepth: MAX_JSON_DEPTH + 4 }).push(Buffer.from(body.text, "utf8"));
+    shape.push(bytes);
   } catch (error) {
     if (!(error instanceof JsonShapeError)) throw error;
     if (error.kind === "nodes") return jsonRpcErrorResponse(413, -32000, `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
+    if (error.kind === "duplicate") return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body has ${error.key} twice`);
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body nests deeper than ${error.limit} levels`);
   }
+  const span = shape.capturedSpan;
   let parsedBody: unknown;
+  let argumentsText: JsonText | undefined;
   try {
-    parsedBody = JSON.parse(body.text);
+    parsedBody = JSON.parse(span ? Buffer.concat([bytes.subarray(0, span.start), Buffer.from("{}"), bytes.subarray(span.end)]).toString("utf8") : body.text);
+    if (span) {
+      const message = parsedBody as { method?: unknown; params: { arguments: unknown } };
+      const text = bytes.subarray(span.start, span.end).toString("utf8");
+      if (message.method === "tools/call") argumentsText = new JsonText(text);
+      else message.params.arguments = JSON.parse(text);
+    }
   } catch {
     return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
   }
@@ -84,7 +98,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH_MESSAGES} messages; send them one by one`);
   }
 
-  const server = createMcpServer(identity, new URL(request.url).origin, (error) => recordRefusedAttempt(request, error, { actor: auditActor(identity), actorId: identity.userId }));
+  const server = createMcpServer(identity, new URL(request.url).origin, (error) => recordRefusedAttempt(request, error, { actor: auditActor(identity), actorId: identity.userId }), argumentsText);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     maxRequestBodySize: limitBytes,
@@ -119,6 +133,24 @@ function unauthenticated(message: string): Response {
   return jsonRpcErrorResponse(401, UNAUTHENTICATED_RPC_CODE, message, { "www-authenticate": 'Bearer realm="skill-console"' });
 }
 
+/** Where a single JSON-RPC message keeps a tool call's arguments. */
+const ARGUMENTS_PATH = ["params", "arguments"];
+
+/** The skill a skill_run_script call names (its arguments as text are small: SKILL_TOOL_ARGUMENTS_MAX_BYTES), for the log notifications' logger. */
+function runScriptSkillName(args: unknown): string | null {
+  let value = args;
+  if (args instanceof JsonText) {
+    if (args.text.length > SKILL_TOOL_ARGUMENTS_MAX_BYTES) return null;
+    try {
+      value = JSON.parse(args.text);
+    } catch {
+      return null;
+    }
+  }
+  const skillName = (value as { skill_name?: unknown } | null)?.skill_name;
+  return typeof skillName === "string" ? skillName : null;
+}
+
 /**
  * The MCP server of one request for an agent's identity: `tools/list` gives the tool definitions of the
  * token's persona (inputSchema = the tool's parameters); `tools/call` runs callTool and answers the
@@ -126,9 +158,10 @@ function unauthenticated(message: string): Response {
  * message; a call awaiting a person is a text saying so with the call id and the console link
  * (absolute, on `origin`). While a run executes, each stderr line is sent as a `notifications/message`
  * log notification (level info, logger = the skill's name) on the request's stream. Declares the
- * `tools` and `logging` capabilities.
+ * `tools` and `logging` capabilities. `argumentsText`: the arguments of this request's one `tools/call`,
+ * as read from its body without parsing them (the SDK then sees `{}`).
  */
-export function createMcpServer(identity: Identity, origin: string, onRefused: (error: unknown) => Promise<void> = async () => undefined): Server {
+export function createMcpServer(identity: Identity, origin: string, onRefused: (error: unknown) => Promise<void> = async () => undefined, argumentsText?: JsonText): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, logging: {} },
     instructions:
@@ -146,8 +179,8 @@ export function createMcpServer(identity: Identity, origin: string, onRefused: (
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const logger = name === "skill_run_script" && typeof args.skill_name === "string" ? args.skill_name : name;
+    const args: unknown = argumentsText ?? request.params.arguments ?? {};
+    const logger = name === "skill_run_script" ? (runScriptSkillName(args) ?? name) : name;
     let notifications: Promise<void> = Promise.resolve();
     const onStderr = (line: string) => {
       if (extra.signal.aborted) return;

@@ -4,6 +4,9 @@ import { callTool } from "@/lib/server/tools/call-tool";
 import { parseToolCallRequest } from "@/lib/server/tools/tool-call-request";
 import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
 
+/** The arguments are read as text and parsed off the main thread (issue 10 point 1). */
+const ARGUMENTS_PATH = ["arguments"];
+
 /**
  * `POST /api/v1/tools/call` body `{"name", "arguments", "persona"?}` (viewer and above; running a skill
  * needs operator) → `200 {"result": …}` for a read tool or a run that reached its end state, `202
@@ -13,7 +16,7 @@ import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
  * policy), 404 `not_found` (tool or skill), 409 `conflict` (unavailable skill), 413 past the args limit.
  */
 export const POST = apiRoute(async (request: Request, _context: unknown, identity) => {
-  const body = parseToolCallRequest(await readJsonBody(request, config().argsLimitBytes));
+  const body = parseToolCallRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ARGUMENTS_PATH }));
   const persona = await resolveToolPersona(identity, body.persona, { required: false });
   const answer = await callTool({ identity, persona, name: body.name, arguments: body.arguments });
   return Response.json(answer.body, { status: answer.status });

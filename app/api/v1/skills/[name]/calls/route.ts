@@ -3,6 +3,9 @@ import { requestCall } from "@/lib/server/requests/request-call";
 import { config } from "@/lib/server/env";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 
+/** The args are read as text and parsed off the main thread (issue 10 point 1). */
+const ARGS_PATH = ["args"];
+
 /**
  * `POST /api/v1/skills/{name}/calls` (operator and above) body `{"args": {...}, "persona": "...",
  * "target": "<worker name or label>", "wait": true}` → 200 `{call}` at its end state; 202 `{call}` when it awaits a confirmation or
@@ -12,7 +15,7 @@ import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ name: string }> }, identity) => {
     const { name } = await context.params;
-    const body = parseCallRequest(await readJsonBody(request, config().argsLimitBytes));
+    const body = parseCallRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ARGS_PATH }));
     const { call, finished } = await requestCall({ skillName: name, args: body.args, persona: body.persona, target: body.target, identity, wait: body.wait, signal: request.signal });
     return Response.json({ call }, { status: finished ? 200 : 202 });
   },
