@@ -8,7 +8,7 @@
  * for seconds (2.7 million `{}`, 600,000 keys, 90,000 numbers against `maxItems: 10`) and the largest
  * the limits accept (an 8 MB string, 99,990 keys, 99,990 strings of 80 characters), run to their end;
  * then the reads that return those calls, an MCP tools/call of 99,990 keys, and a persona glob of many
- * stars matched against a 200-character skill name.
+ * stars matched against a 64-character skill name.
  */
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
@@ -17,7 +17,7 @@ import { BENCH_ADMIN } from "./lib/server.mjs";
 import { signIn } from "./soak.mjs";
 
 /** Longest skill name the loader accepts (lib/validation/manifest-schema.ts SKILL_NAME_MAX_LENGTH). */
-const LONG_NAME_LENGTH = 200;
+const LONG_NAME_LENGTH = 64;
 
 /** The skills this phase calls: written into `root` by the bench before the console starts. */
 export function writeStallSkills(root) {
@@ -50,7 +50,7 @@ function readWindows(file) {
 export async function benchStalls({ server, loopDelayFile, intervalMs }) {
   const { baseUrl } = server;
   const admin = await signIn(baseUrl, BENCH_ADMIN.email, BENCH_ADMIN.password);
-  const persona = await request(baseUrl, "POST", "/api/v1/personas", { name: "stall_starry", permission_mode: "read-only", skills: { allow: [`${"a*".repeat(12)}c`] } }, { headers: admin });
+  const persona = await request(baseUrl, "POST", "/api/v1/personas", { name: "stall_starry", permission_mode: "read-only", skills: { allow: [`${"a*".repeat(40)}c`] } }, { headers: admin });
   if (persona.status !== 201) throw new Error(`creating the glob persona answered ${persona.status}: ${persona.text}`);
 
   // The idle console first: its worst window is what a request is compared with.
@@ -99,7 +99,7 @@ export async function benchStalls({ server, loopDelayFile, intervalMs }) {
       { rawBody: true, timeoutMs: 300_000, headers: { accept: "application/json, text/event-stream" } },
     ),
   );
-  await measure(`persona glob ${"a*".repeat(12)}c against a ${LONG_NAME_LENGTH}-character name`, 403, () =>
+  await measure(`persona glob ${"a*".repeat(40)}c against a ${LONG_NAME_LENGTH}-character name`, 403, () =>
     request(baseUrl, "POST", `/api/v1/skills/${"a".repeat(LONG_NAME_LENGTH)}/calls`, { args: {}, persona: "stall_starry" }),
   );
 
