@@ -105,14 +105,14 @@ export async function benchStalls({ server, loopDelayFile, intervalMs }) {
 
   const rows = measured.map((entry) => ({
     bench: "stalls",
-    metric: `worst event-loop stall: ${entry.label} (answered ${entry.status}${entry.status === entry.expected ? "" : `, expected ${entry.expected}`}) vs the 50 ms of issue 10 point 1`,
+    metric: `worst event-loop stall: ${entry.label} (answered ${entry.status}${entry.status === entry.expected ? "" : `, expected ${entry.expected}`}, in ${entry.ms.toFixed(0)} ms) vs the 50 ms of issue 10 point 1`,
     server: entry.worst,
     baseline: 50,
     unit: "ms",
     target: `≤ 50 ms: ${entry.worst <= 50 && entry.status === entry.expected ? "met" : "not met"}`,
   }));
   const notes = [
-    `stalls: the idle console's worst ${intervalMs} ms window was ${idleWorst.toFixed(1)} ms (monitorEventLoopDelay, 10 ms resolution); each request was sent alone, ${3 * intervalMs} ms after the last; times to answer (ms): ${measured.map((entry) => `${entry.label.split(",")[0]} ${entry.ms.toFixed(0)}`).join("; ")}`,
+    `stalls: the idle console's worst ${intervalMs} ms window was ${idleWorst.toFixed(1)} ms (monitorEventLoopDelay, 10 ms resolution); each request was sent alone, ${3 * intervalMs} ms after the last, and measured over the windows from its sending to its answer`,
   ];
   return { rows, notes };
 }

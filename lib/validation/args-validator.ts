@@ -118,7 +118,7 @@ parentPort.on("message", (job) => {
     else {
       const validate = validatorFor(job);
       const ok = validate(args) === true;
-      reply = ok ? { id: job.id, ok, canonical: canonicalize(args) } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
+      reply = ok ? { id: job.id, ok, canonical: job.canonical ? canonicalize(args) : "" } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
     }
   } catch (error) {
     reply = { id: job.id, failure: String((error && error.message) || error) };
@@ -142,6 +142,8 @@ interface Job {
   schemaId: number;
   dialect: SchemaDialect;
   argsJson: string;
+  /** Whether valid args come back with their canonical text (a result check needs none). */
+  canonical: boolean;
   budgetMs: number;
   resolve(validation: CanonicalArgsValidation): void;
   reject(error: unknown): void;
@@ -216,7 +218,7 @@ function validateInThread(job: Job): void {
     if (args === null || typeof args !== "object" || Array.isArray(args)) return job.resolve({ ok: false, errors: [], refusal: "type" });
     if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) return job.resolve({ ok: false, errors: [], refusal: "depth" });
     const validation = validateArgs(job.schema, args);
-    job.resolve(validation.ok ? { ok: true, canonical: canonicalize(args) ?? "{}" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
+    job.resolve(validation.ok ? { ok: true, canonical: job.canonical ? (canonicalize(args) ?? "{}") : "" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
   } catch (error) {
     job.reject(error);
   }
@@ -327,7 +329,7 @@ function pump(): void {
   }, job.budgetMs);
   state.current = { job, timer };
   worker.ref();
-  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson });
+  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical });
 }
 
 /**
@@ -347,9 +349,9 @@ function pump(): void {
  * console logs it once and validates in its own thread, as before. Rejects only on an internal failure
  * (a schema that no longer compiles, a crashed worker).
  */
-export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS): Promise<CanonicalArgsValidation> {
+export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS, canonical = true): Promise<CanonicalArgsValidation> {
   return new Promise<CanonicalArgsValidation>((resolve, reject) => {
-    const job: Job = { id: state.nextJobId++, schema, schemaId: schemaIdOf(schema), dialect: "draft-07", argsJson, budgetMs, resolve, reject };
+    const job: Job = { id: state.nextJobId++, schema, schemaId: schemaIdOf(schema), dialect: "draft-07", argsJson, canonical, budgetMs, resolve, reject };
     try {
       job.dialect = dialectOf(schema);
     } catch (error) {
@@ -359,4 +361,37 @@ export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs:
     state.queue.push(job);
     pump();
   });
+}
+
+/** Longest text (in UTF-16 units) checkJsonObjectText parses on the calling thread. */
+const IN_THREAD_CHECK_MAX_LENGTH = 64 * 1024;
+
+function checkObjectTextHere(text: string): CanonicalArgsValidation {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [], refusal: "json", message: (error as Error).message };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, errors: [], refusal: "type" };
+  if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) return { ok: false, errors: [], refusal: "depth" };
+  return { ok: true, canonical: "" };
+}
+
+/** Any JSON object: the schema a result is checked against. */
+const ANY_OBJECT: JsonSchema = { type: "object" };
+
+/**
+ * Checks, in the validation thread, that `text` is one JSON object nested at most MAX_JSON_DEPTH
+ * levels (what a call's result must be before it is stored and later served unparsed:
+ * lib/server/http/stored-json.ts). Resolves null when it is, else why not, in words.
+ */
+export async function checkJsonObjectText(text: string): Promise<string | null> {
+  // A small text is parsed here (well under a millisecond) rather than queued behind other validations.
+  const validation = text.length <= IN_THREAD_CHECK_MAX_LENGTH ? checkObjectTextHere(text) : await validateArgsJson(ANY_OBJECT, text, ARGS_VALIDATION_BUDGET_MS, false);
+  if (validation.ok) return null;
+  if (validation.refusal === "json") return `it is not JSON (${validation.message ?? "unparsable"})`;
+  if (validation.refusal === "type") return "it is not a JSON object";
+  if (validation.refusal === "depth") return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
+  return validation.errors[0]?.message ?? "it could not be checked";
 }

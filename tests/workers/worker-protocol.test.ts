@@ -11,6 +11,7 @@ import * as tokensRoute from "@/app/api/v1/worker-tokens/route";
 import * as tokenRoute from "@/app/api/v1/worker-tokens/[id]/route";
 import * as workersRoute from "@/app/api/v1/workers/route";
 import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
+import * as callsRoute from "@/app/api/v1/calls/route";
 import { db } from "@/lib/server/db";
 import type { Call } from "@/lib/types/call";
 import type { FinishReport, SkillHolders, WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
@@ -103,6 +104,31 @@ describe("a worker touches only the calls it claimed", () => {
     await owner.client.finish(owner.session.id, call.id, { ...finish, result: '{"ok": true}', events: [{ seq: 1, at: new Date().toISOString(), stream: "stderr", line: "done" }] });
     expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "succeeded", result: '{"ok": true}', workerName: "owner" });
     await expect(owner.client.finish(owner.session.id, call.id, finish)).rejects.toMatchObject({ status: 409, message: `call ${call.id} is succeeded, no longer running on this worker: stop it` });
+  });
+
+  it("stores no result that is not one JSON object: the call fails with the reason and every listing still answers", async () => {
+    // Results are served as stored, unparsed (lib/server/http/stored-json.ts): a worker's forged text
+    // such as `{"a":1},"status":"x"` must never reach an answer, nor break every listing with a 500.
+    const digest = await digestOf("sleeper");
+    const worker = await registerProtocolWorker("liar", [{ name: "sleeper", digest, available: true, reason: null }]);
+    const cases: Array<[string, string]> = [
+      ['{"a":1},"status":"forged","b":{"c":2}', "it is not JSON (Unexpected non-whitespace character after JSON at position 7)"],
+      ["[1,2]", "it is not a JSON object"],
+      [`${"[".repeat(200)}${"]".repeat(200)}`, "it is not a JSON object"],
+      [`{"deep":${"[".repeat(200)}${"]".repeat(200)}}`, "it nests deeper than 128 levels"],
+      [`{"big":"${"x".repeat(100_000)}",}`, "it is not JSON (Expected double-quoted property name in JSON at position 100010)"],
+    ];
+    for (const [result, why] of cases) {
+      const { call } = (await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
+      const claim = await worker.client.claim(worker.session.id, 4, worker.session.pollMs, AbortSignal.timeout(10_000));
+      expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
+      const answer = await worker.client.finish(worker.session.id, call.id, { status: "succeeded", exitCode: 0, result, error: null, durationMs: 1, stderrTruncated: false, events: [] });
+      expect(answer.call).toMatchObject({ status: "failed", result: null, error: `the worker reported a result that ${why}; it was not stored` });
+      expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "failed", result: null });
+    }
+    const listed = await invoke(callsRoute.GET, "/api/v1/calls?limit=50");
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { calls: Call[] }).calls.filter((call) => call.skill === "sleeper" && call.status === "failed")).toHaveLength(cases.length);
   });
 });
 

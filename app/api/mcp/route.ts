@@ -1,4 +1,5 @@
 import { handleMcpRequest, mcpIdentity, mcpMethodNotAllowed } from "@/lib/server/tools/mcp-server";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/mcp`: the console's MCP server (Streamable HTTP, stateless; issue 5 point 6), authenticated
@@ -10,7 +11,7 @@ export async function POST(request: Request): Promise<Response> {
     return await handleMcpRequest(request);
   } catch (error) {
     console.error("MCP request failed:", error);
-    return Response.json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error; see the console's log." }, id: null }, { status: 500 });
+    return jsonResponse({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error; see the console's log." }, id: null }, { status: 500 });
   }
 }
 

@@ -1,3 +1,4 @@
+import { stringifyJson } from "../http/stored-json";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
 import { db } from "../db";
@@ -23,7 +24,7 @@ export function formatLineEvent(event: CallEvent): string {
 
 /** Formats the final server-sent event carrying the call's end state. */
 export function formatEndEvent(call: Call): string {
-  return `event: end\ndata: ${JSON.stringify({ call })}\n\n`;
+  return `event: end\ndata: ${stringifyJson({ call })}\n\n`;
 }
 
 /**

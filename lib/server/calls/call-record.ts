@@ -1,22 +1,22 @@
 import type { Call as CallRow, CallEvent as CallEventRow } from "@prisma/client";
 import type { Call, CallEvent, CallSandbox, CallStatus } from "@/lib/types/call";
+import { defineStoredJson } from "../http/stored-json";
 
-function parseObject(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  const value: unknown = JSON.parse(text);
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-/** Maps a database row to the API's Call shape (DESIGN.md "Call"); JSON text columns are parsed. */
+/**
+ * Maps a database row to the API's Call shape (DESIGN.md "Call"). `args` and `result` (JSON text
+ * columns: canonical args, a result checked to be one JSON object when stored) are parsed only when
+ * read, and an answer made by stringifyJson writes their stored text unparsed (issue 10 point 1:
+ * megabytes of args are not parsed and serialised again for every answer that carries the call).
+ */
 export function toCall(row: CallRow): Call {
-  return {
+  const call = {
     id: row.id,
     skill: row.skill,
     persona: row.persona,
     requestedBy: row.requestedBy,
-    args: parseObject(row.args) ?? {},
+    args: {},
     status: row.status as CallStatus,
-    result: parseObject(row.result),
+    result: null,
     exitCode: row.exitCode,
     error: row.error,
     createdAt: row.createdAt.toISOString(),
@@ -32,7 +32,10 @@ export function toCall(row: CallRow): Call {
     target: row.target,
     worker: row.workerName,
     sandbox: parseSandbox(row.sandbox),
-  };
+  } as Call;
+  defineStoredJson(call, "args", row.args, {});
+  defineStoredJson(call, "result", row.result, null);
+  return call;
 }
 
 function parseSandbox(text: string | null): CallSandbox | null {

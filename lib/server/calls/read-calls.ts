@@ -1,5 +1,6 @@
 import { CALL_STATUSES, isTerminalStatus, type Call, type CallEvent, type CallStatus, type CallWithEvents } from "@/lib/types/call";
 import { db } from "../db";
+import { withFields } from "../http/stored-json";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { toCall, toCallEvent } from "./call-record";
@@ -66,13 +67,13 @@ export async function getCallWithEvents(id: string, query: CallEventsQuery = {})
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new AppError("bad_request", "limit must be a positive integer");
   // eventCount is stored when the call ends; while it runs, the stored timeline is the truth.
   const storedCount = isTerminalStatus(call.status) ? call.eventCount : await db().callEvent.count({ where: { callId: id } });
-  if (query.events === "none") return { ...call, eventCount: Math.max(call.eventCount, storedCount), events: [] };
+  if (query.events === "none") return withFields(call, { eventCount: Math.max(call.eventCount, storedCount), events: [] });
   const events = await db().callEvent.findMany({
     where: { callId: id, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
     take: limit === undefined ? undefined : Math.min(limit, MAX_EVENT_PAGE),
   });
-  return { ...call, eventCount: Math.max(call.eventCount, storedCount), events: events.map(toCallEvent) };
+  return withFields(call, { eventCount: Math.max(call.eventCount, storedCount), events: events.map(toCallEvent) });
 }
 
 /** Formats one event as a line of the text export: `seq<TAB>ISO time<TAB>stream<TAB>line\n`. */

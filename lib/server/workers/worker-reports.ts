@@ -1,3 +1,4 @@
+import { checkJsonObjectText } from "@/lib/validation/args-validator";
 import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
 import type { Call } from "@/lib/types/call";
 import type { EventsReport, FinishReport, SpawnReport } from "@/lib/types/worker";
@@ -77,6 +78,19 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
 }
 
 /**
+ * The report with its result checked to be one JSON object (checkJsonObjectText), as every stored
+ * result must be (it is served unparsed: lib/server/http/stored-json.ts). A worker's own checks make
+ * anything else a bug or a hostile worker; such a result is dropped and the call ends `failed` with
+ * the reason, rather than stored where every listing of the call would carry it.
+ */
+async function withCheckedResult(report: FinishReport): Promise<FinishReport> {
+  if (report.result === null) return report;
+  const why = await checkJsonObjectText(report.result);
+  if (why === null) return report;
+  return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the worker reported a result that ${why}; it was not stored` };
+}
+
+/**
  * Stores the end of a call a worker ran (`POST /api/v1/workers/{id}/calls/{callId}/finish`; DESIGN.md:
  * the console decides every transition): its last lines and the compare-and-set `running` → the
  * reported end state, owned by this worker, with result, exit code, error, duration and the
@@ -85,7 +99,8 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
  * for good). Publishes the end to the call's streams and waiters. Returns the Call; throws like
  * refuseReport.
  */
-export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, callId: string, report: FinishReport): Promise<Call> {
+export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, callId: string, reported: FinishReport): Promise<Call> {
+  const report = await withCheckedResult(reported);
   const status = report.digestMismatch !== undefined ? "expired" : report.status;
   const now = new Date();
   let row: CallRow;

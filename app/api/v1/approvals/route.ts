@@ -1,5 +1,6 @@
 import { listApprovals } from "@/lib/server/approvals/read-approvals";
 import { apiRoute, intParam, stringParam } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/approvals?status=…&limit=…&callId=…` (viewer and above) → `{approvals: Approval[]}`,
@@ -8,5 +9,5 @@ import { apiRoute, intParam, stringParam } from "@/lib/server/http/api-route";
  */
 export const GET = apiRoute(async (request: Request) => {
   const url = new URL(request.url);
-  return Response.json({ approvals: await listApprovals({ status: stringParam(url, "status"), limit: intParam(url, "limit"), callId: stringParam(url, "callId") }) });
+  return jsonResponse({ approvals: await listApprovals({ status: stringParam(url, "status"), limit: intParam(url, "limit"), callId: stringParam(url, "callId") }) });
 });

@@ -1,5 +1,6 @@
 import { getCallWithEvents } from "@/lib/server/calls/read-calls";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 function optionalInteger(value: string | null): number | undefined {
   return value === null || value === "" ? undefined : Number(value);
@@ -18,5 +19,5 @@ export const GET = apiRoute(async (request: Request, context: { params: Promise<
     afterSeq: optionalInteger(params.get("afterSeq")),
     limit: optionalInteger(params.get("limit")),
   });
-  return Response.json({ call });
+  return jsonResponse({ call });
 });

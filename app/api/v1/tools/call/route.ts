@@ -3,6 +3,7 @@ import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { callTool } from "@/lib/server/tools/call-tool";
 import { parseToolCallRequest } from "@/lib/server/tools/tool-call-request";
 import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** The arguments are read as text and parsed off the main thread (issue 10 point 1). */
 const ARGUMENTS_PATH = ["arguments"];
@@ -19,5 +20,5 @@ export const POST = apiRoute(async (request: Request, _context: unknown, identit
   const body = parseToolCallRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ARGUMENTS_PATH }));
   const persona = await resolveToolPersona(identity, body.persona, { required: false });
   const answer = await callTool({ identity, persona, name: body.name, arguments: body.arguments });
-  return Response.json(answer.body, { status: answer.status });
+  return jsonResponse(answer.body, { status: answer.status });
 });

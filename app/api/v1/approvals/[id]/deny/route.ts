@@ -1,5 +1,6 @@
 import { denyApproval, parseDenyRequest } from "@/lib/server/approvals/deny-approval";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/approvals/{id}/deny` `{reason}` (approver and above, a person) → 200 `{approval}` with
@@ -10,7 +11,7 @@ export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
     const { id } = await context.params;
     const reason = parseDenyRequest(await readJsonBody(request, 16 * 1024));
-    return Response.json({ approval: await denyApproval(id, identity, reason) });
+    return jsonResponse({ approval: await denyApproval(id, identity, reason) });
   },
   { role: "approver", person: "deny approvals" },
 );

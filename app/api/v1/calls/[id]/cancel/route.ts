@@ -1,5 +1,6 @@
 import { cancelCall } from "@/lib/server/requests/cancel-call";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/calls/{id}/cancel` (the requester, or an operator and above) → 200 `{call}`: `cancelled`
@@ -8,5 +9,5 @@ import { apiRoute } from "@/lib/server/http/api-route";
  */
 export const POST = apiRoute(async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
   const { id } = await context.params;
-  return Response.json({ call: await cancelCall(id, identity, request.signal) });
+  return jsonResponse({ call: await cancelCall(id, identity, request.signal) });
 });

@@ -1,5 +1,6 @@
 import { confirmCall, parseConfirmRequest } from "@/lib/server/approvals/confirm-call";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/calls/{id}/confirm` (operator and above, a person) optional body `{"wait": false}` →
@@ -11,7 +12,7 @@ export const POST = apiRoute(
     const { id } = await context.params;
     const wait = parseConfirmRequest(await readJsonBody(request, 16 * 1024));
     const { call, finished } = await confirmCall(id, identity, wait, request.signal);
-    return Response.json({ call }, { status: finished ? 200 : 202 });
+    return jsonResponse({ call }, { status: finished ? 200 : 202 });
   },
   { role: "operator", person: "confirm calls" },
 );

@@ -2,6 +2,7 @@ import { parseCallRequest } from "@/lib/server/calls/call-request";
 import { requestCall } from "@/lib/server/requests/request-call";
 import { config } from "@/lib/server/env";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** The args are read as text and parsed off the main thread (issue 10 point 1). */
 const ARGS_PATH = ["args"];
@@ -17,7 +18,7 @@ export const POST = apiRoute(
     const { name } = await context.params;
     const body = parseCallRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ARGS_PATH }));
     const { call, finished } = await requestCall({ skillName: name, args: body.args, persona: body.persona, target: body.target, identity, wait: body.wait, signal: request.signal });
-    return Response.json({ call }, { status: finished ? 200 : 202 });
+    return jsonResponse({ call }, { status: finished ? 200 : 202 });
   },
   { role: "operator" },
 );

@@ -3,11 +3,12 @@ import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { listPresets } from "@/lib/server/presets/list-presets";
 import { parsePresetRequest } from "@/lib/server/presets/preset-request";
 import { savePreset } from "@/lib/server/presets/save-preset";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** `GET /api/v1/skills/{name}/presets` → `{presets: ArgPreset[]}` sorted by name. */
 export const GET = apiRoute(async (_request: Request, context: { params: Promise<{ name: string }> }) => {
   const { name } = await context.params;
-  return Response.json({ presets: await listPresets(name) });
+  return jsonResponse({ presets: await listPresets(name) });
 });
 
 /** `POST /api/v1/skills/{name}/presets` `{name, args}` → 201 `{preset}`; 400, 404, 409 `conflict` for a taken name. */
@@ -15,5 +16,5 @@ export const POST = apiRoute(async (request: Request, context: { params: Promise
   const { name } = await context.params;
   const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
   const preset = await savePreset({ skillName: name, name: body.name, args: body.args, createdBy: identity.email });
-  return Response.json({ preset }, { status: 201 });
+  return jsonResponse({ preset }, { status: 201 });
 }, { role: "operator" });

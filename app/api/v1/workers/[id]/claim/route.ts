@@ -4,6 +4,7 @@ import { claimCalls } from "@/lib/server/workers/claim-calls";
 import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
 import type { ClaimRequest } from "@/lib/types/worker";
 import { CLAIM_REQUEST_SCHEMA } from "@/lib/validation/worker-requests";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/workers/{id}/claim` `{capacity}` (the worker's own token) → 200 ClaimResponse `{calls,
@@ -15,5 +16,5 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
   const { id } = await context.params;
   const worker = await requireWorkerSession(caller, id, "claim calls");
   const body = await parseRequestBody<ClaimRequest>(request, CLAIM_REQUEST_SCHEMA, "a claim", 4096);
-  return Response.json(await claimCalls(worker, body.capacity, request.signal));
+  return jsonResponse(await claimCalls(worker, body.capacity, request.signal));
 });

@@ -3,6 +3,7 @@ import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { deletePreset } from "@/lib/server/presets/delete-preset";
 import { parsePresetRequest } from "@/lib/server/presets/preset-request";
 import { updatePreset } from "@/lib/server/presets/update-preset";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 type Context = { params: Promise<{ name: string; presetId: string }> };
 
@@ -10,11 +11,11 @@ type Context = { params: Promise<{ name: string; presetId: string }> };
 export const PUT = apiRoute(async (request: Request, context: Context) => {
   const { name, presetId } = await context.params;
   const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
-  return Response.json({ preset: await updatePreset(name, presetId, body) });
+  return jsonResponse({ preset: await updatePreset(name, presetId, body) });
 }, { role: "operator" });
 
 /** `DELETE /api/v1/skills/{name}/presets/{id}` → 200 `{preset}` (the deleted one); 404. */
 export const DELETE = apiRoute(async (_request: Request, context: Context) => {
   const { name, presetId } = await context.params;
-  return Response.json({ preset: await deletePreset(name, presetId) });
+  return jsonResponse({ preset: await deletePreset(name, presetId) });
 }, { role: "operator" });

@@ -4,6 +4,7 @@ import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
 import { finishWorkerCall } from "@/lib/server/workers/worker-reports";
 import type { FinishReport } from "@/lib/types/worker";
 import { FINISH_REPORT_SCHEMA } from "@/lib/validation/worker-requests";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/workers/{id}/calls/{callId}/finish` FinishReport (the worker's own token) → 200
@@ -14,5 +15,5 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
   const { id, callId } = await context.params;
   const worker = await requireWorkerSession(caller, id, "finish a call");
   const report = await parseRequestBody<FinishReport>(request, FINISH_REPORT_SCHEMA, "a finish report", 32 * 1024 * 1024);
-  return Response.json({ call: await finishWorkerCall(caller, worker, callId, report) });
+  return jsonResponse({ call: await finishWorkerCall(caller, worker, callId, report) });
 });

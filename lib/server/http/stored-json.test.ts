@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { defineStoredJson, jsonResponse, stringifyJson, withFields } from "./stored-json";
+
+function storedCall(args: string, result: string | null) {
+  const call = { id: "c1", args: {}, result: null as unknown, status: "succeeded" };
+  defineStoredJson(call, "args", args, {});
+  defineStoredJson(call, "result", result, null);
+  return call;
+}
+
+describe("stored JSON", () => {
+  it("writes the stored text unparsed, and the answer means what JSON.stringify of the parsed values means", () => {
+    const call = storedCall('{"b":[1,{"c":"d"}],"a":"é\\u2028"}', '{"ok":true}');
+    const text = stringifyJson({ call, calls: [call, call] });
+    expect(text).toBe('{"call":{"id":"c1","args":{"b":[1,{"c":"d"}],"a":"é\\u2028"},"result":{"ok":true},"status":"succeeded"},"calls":[' + '{"id":"c1","args":{"b":[1,{"c":"d"}],"a":"é\\u2028"},"result":{"ok":true},"status":"succeeded"},'.repeat(2).slice(0, -1) + "]}");
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ call: { id: "c1", args: { b: [1, { c: "d" }], a: "é\u2028" }, result: { ok: true }, status: "succeeded" }, calls: [1, 2].map(() => ({ id: "c1", args: { b: [1, { c: "d" }], a: "é\u2028" }, result: { ok: true }, status: "succeeded" })) })));
+  });
+
+  it("cannot be fooled by user strings that look like its markers", () => {
+    // Whatever a string holds, JSON.stringify escapes its NUL and doubles its backslashes, so no
+    // serialised string can end up replaced by stored text.
+    const lookalikes = ["\u0000abc:0\u0000", "\\u0000abc:0\\u0000", '"\\u0000', `\u0000${"0".repeat(12)}:0\u0000`];
+    for (const lookalike of lookalikes) {
+      const call = storedCall('{"x":1}', null);
+      const body = { note: lookalike, call, tail: [lookalike] };
+      expect(JSON.parse(stringifyJson(body))).toEqual({ note: lookalike, call: { id: "c1", args: { x: 1 }, result: null, status: "succeeded" }, tail: [lookalike] });
+    }
+  });
+
+  it("parses a stored property when code reads it, once; a write replaces it and its stored text", () => {
+    const call = storedCall('{"n":1}', '{"r":2}');
+    expect(call.args).toEqual({ n: 1 });
+    expect(call.args).toBe(call.args);
+    call.result = { replaced: true };
+    expect(stringifyJson(call)).toBe('{"id":"c1","args":{"n":1},"result":{"replaced":true},"status":"succeeded"}');
+  });
+
+  it("keeps stored properties through withFields (a spread would parse them), extra fields over them", () => {
+    const call = storedCall('{"n":1}', '{"r":2}');
+    const copy = withFields(call, { events: [], result: "over" });
+    expect(stringifyJson(copy)).toBe('{"id":"c1","args":{"n":1},"result":"over","status":"succeeded","events":[]}');
+    expect(stringifyJson(call)).toBe('{"id":"c1","args":{"n":1},"result":{"r":2},"status":"succeeded"}');
+  });
+
+  it("answers JSON with the stored text and the status asked for", async () => {
+    const response = jsonResponse({ call: storedCall("{}", null) }, { status: 202 });
+    expect(response.status).toBe(202);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.text()).toBe('{"call":{"id":"c1","args":{},"result":null,"status":"succeeded"}}');
+  });
+});
