@@ -240,7 +240,9 @@ async function startConsole(name, env, readyPath) {
     base.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require=${path.join(benchDir, "lib", "cpu-prof-preload.cjs")}`.trim();
     base.BENCH_CPU_PROF_DIR = profileDir;
   }
-  const server = await startServer({ projectRoot, env: { ...base, ...env }, logFile: path.join(tmp, `${name}.log`), readyPath });
+  // Both preloads when a phase brings its own (the soak's and the stalls' loop-delay preload) and --cpu-prof is on.
+  const nodeOptions = [base.NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(" ").trim();
+  const server = await startServer({ projectRoot, env: { ...base, ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) }, logFile: path.join(tmp, `${name}.log`), readyPath });
   servers.add(server);
   console.log(
     `bench: ${name} console ready on ${server.baseUrl} (server pid ${server.pid}, RSS ${fmt(readRss(server.pid).rssMiB)} MiB); ` +

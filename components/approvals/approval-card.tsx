@@ -7,7 +7,7 @@ import { SandboxSummary } from "@/components/skills/sandbox-summary";
 import { SkillClassBadge } from "@/components/skills/skill-class-badge";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { CodeBlock } from "@/components/ui/code-block";
+import { ListedJson } from "@/components/calls/listed-json";
 import { DescriptionList } from "@/components/ui/description-list";
 import type { Approval, ApprovalStatus } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
@@ -90,7 +90,7 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
           />
           <div>
             <p className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Exact args</p>
-            <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Exact args" className="max-h-64" data-testid="approval-args" />
+            <ListedJson value={call.args} omittedBytes={call.omitted?.args} callId={call.id} label="Exact args" className="max-h-64" testId="approval-args" />
           </div>
           <div data-testid="approval-sandbox">
             <p className="mb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase">Sandbox: what it may reach beyond its folder</p>
@@ -115,7 +115,7 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
                 The skill name, the canonical args and the skill&apos;s digest (its whole folder by content, manifest, env_allow, timeout and sandbox
                 declaration), frozen when the call was requested. Any change voids the approval.
               </p>
-              <CodeBlock text={JSON.stringify(approval.digestInput, null, 2)} label="Digest input" className="mt-1 max-h-56" />
+              <ListedJson value={approval.digestInput} omittedBytes={approval.digestInputBytes} callId={call.id} label="Digest input" className="mt-1 max-h-56" />
             </details>
           </div>
           {!pending && (approval.decidedBy || approval.reason) ? (

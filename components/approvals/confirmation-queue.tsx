@@ -6,7 +6,7 @@ import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { CodeBlock } from "@/components/ui/code-block";
+import { ListedJson } from "@/components/calls/listed-json";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatInstantTitle, formatRelative } from "@/lib/client/format-time";
 import { useCallsAwaitingConfirmation, useConfirmCall, useDropCall } from "@/lib/client/approvals";
@@ -56,7 +56,7 @@ function WaitingCall({ call, block, now }: { call: Call; block: string | null; n
           </Button>
         </div>
       </div>
-      <CodeBlock text={JSON.stringify(call.args, null, 2)} label={`Exact args of ${call.skill}`} className="max-h-48" />
+      <ListedJson value={call.args} omittedBytes={call.omitted?.args} callId={call.id} label={`Exact args of ${call.skill}`} className="max-h-48" />
       <ConfirmDialog
         open={action !== null}
         danger={action === "drop"}

@@ -209,7 +209,7 @@ function CallSummary({ call }: { call: Call }) {
 function ArgsCard({ call }: { call: Call }) {
   return (
     <Card aria-labelledby="call-args-title">
-      <CardHeader title="Args" titleId="call-args-title" actions={<CopyCurlButton size="sm" skill={call.skill} getArgs={() => call.args} />} />
+      <CardHeader title="Args" titleId="call-args-title" actions={<CopyCurlButton size="sm" skill={call.skill} getArgs={() => call.args ?? {}} />} />
       <CardBody className="p-3">
         <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Args JSON" className="max-h-72" />
       </CardBody>

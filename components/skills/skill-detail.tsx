@@ -53,7 +53,7 @@ function RunPanelFromCall({ skill, callId }: { skill: Skill; callId: string }) {
       </div>
     );
   }
-  return <SkillRunPanel skill={skill} loaded={{ args: call.data.args, note: `Args from call ${call.data.id.slice(0, 12)}` }} />;
+  return <SkillRunPanel skill={skill} loaded={{ args: call.data.args ?? {}, note: `Args from call ${call.data.id.slice(0, 12)}` }} />;
 }
 
 function EnvAllow({ names }: { names: string[] }) {

@@ -32,8 +32,13 @@ export interface Approval {
   decidedBy: string | null;
   reason: string | null;
   createdAt: string;
-  /** What the digest covers, parsed (shown to approvers next to the args). */
-  digestInput: Record<string, unknown>;
+  /**
+   * What the digest covers, parsed (shown to approvers next to the args); null only in a listing that
+   * left it out for its size (it holds the args), then `digestInputBytes` gives that size.
+   */
+  digestInput: Record<string, unknown> | null;
+  /** Listings only: the size in bytes of a digestInput left out (see Call.omitted). */
+  digestInputBytes?: number;
   /** The call it guards, with skill, persona and exact args (for the Approvals page). */
   call: Call;
   /** The skill's class at request time. */

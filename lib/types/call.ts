@@ -49,7 +49,8 @@ export interface Call {
   skill: string;
   persona: string | null;
   requestedBy: string;
-  args: Record<string, unknown>;
+  /** The args object; null only in a listing that left it out for its size (then `omitted` names it). */
+  args: Record<string, unknown> | null;
   status: CallStatus;
   result: Record<string, unknown> | null;
   exitCode: number | null;
@@ -74,6 +75,12 @@ export interface Call {
   worker: string | null;
   /** How the call was sandboxed, once a worker ran it; null before. */
   sandbox: CallSandbox | null;
+  /**
+   * Listings only (`GET /api/v1/calls`, `GET /api/v1/approvals`): the fields left out (null) because
+   * their stored text is larger than LISTING_INLINE_MAX_BYTES, with their sizes in bytes; fetch the
+   * call (`GET /api/v1/calls/{id}`) for them. Absent when nothing was left out.
+   */
+  omitted?: { args?: number; result?: number };
 }
 
 /** How one call was sandboxed on its worker (DESIGN.md "Workers and the sandbox"). */

@@ -117,7 +117,7 @@ describe("inherited properties never satisfy a schema", () => {
     const response = await startCall("open_schema", '{"args": {"__proto__": {"polluted": true}, "x": 1}}');
     expect(response.status).toBe(200);
     const { call } = (await response.json()) as { call: Call };
-    expect(Object.keys(call.args)).toEqual(["__proto__", "x"]);
+    expect(Object.keys(call.args ?? {})).toEqual(["__proto__", "x"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -122,7 +122,7 @@ describe("a worker touches only the calls it claimed", () => {
       const { call } = (await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
       const claim = await worker.client.claim(worker.session.id, 4, worker.session.pollMs, AbortSignal.timeout(10_000));
       expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
-      const answer = await worker.client.finish(worker.session.id, call.id, { status: "succeeded", exitCode: 0, result, error: null, durationMs: 1, stderrTruncated: false, events: [] });
+      const answer = (await worker.client.finish(worker.session.id, call.id, { status: "succeeded", exitCode: 0, result, error: null, durationMs: 1, stderrTruncated: false, events: [] })) as unknown as { call: Call };
       expect(answer.call).toMatchObject({ status: "failed", result: null, error: `the worker reported a result that ${why}; it was not stored` });
       expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "failed", result: null });
     }

@@ -7,14 +7,8 @@ import { cx } from "@/components/ui/class-names";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
 import { skillResourceUrl, useSkillResource, type SkillResource } from "@/lib/client/use-skill-resource";
+import { formatBytes } from "@/lib/client/format-bytes";
 import { RESOURCE_FOLDERS, type NativeResources } from "@/lib/types/skill";
-
-/** A byte count for people: "812 B", "3.4 KiB", "1.2 MiB". */
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
 
 /** The numbers 1…n, one a line, for the gutter beside a text of n lines. */
 function lineNumbers(text: string): string {

@@ -1,32 +1,32 @@
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
+import type { Call } from "@/lib/types/call";
 import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/types/approval";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { toCall } from "../calls/call-record";
+import { toCall, toListedCall } from "../calls/call-record";
+import { LISTING_INLINE_MAX_BYTES, selectCallSummariesSql } from "../calls/call-sql";
+import { statements } from "../db-statements";
+import { defineStoredJson } from "../http/stored-json";
 import { expireDueApprovals } from "./expire-approvals";
 import { signatureCounts } from "./signature-rules";
 
-const APPROVAL_INCLUDE = {
-  call: true,
+const SIGNATURES_INCLUDE = {
   signatures: { include: { user: { select: { role: true } } }, orderBy: { at: "asc" } },
 } satisfies Prisma.ApprovalInclude;
 
-type ApprovalRow = Prisma.ApprovalGetPayload<{ include: typeof APPROVAL_INCLUDE }>;
+const APPROVAL_INCLUDE = { call: true, ...SIGNATURES_INCLUDE } satisfies Prisma.ApprovalInclude;
+
+type ApprovalRow = Prisma.ApprovalGetPayload<{ include: typeof SIGNATURES_INCLUDE }>;
 
 /**
- * Maps an approval row (with its call and signatures) to the API's Approval (DESIGN.md "Approval").
- * `signatures` lists only those that still count (signatureCounts: signers who have been approver or
- * admin ever since they signed).
+ * Maps an approval row (with its signatures) and its call to the API's Approval (DESIGN.md
+ * "Approval"). `signatures` lists only those that still count (signatureCounts: signers who have been
+ * approver or admin ever since they signed). `digestInput` null: a listing left it out (its size is
+ * `digestInputBytes`).
  */
-export function toApproval(row: ApprovalRow): Approval {
-  let digestInput: Record<string, unknown> = {};
-  try {
-    digestInput = JSON.parse(row.digestInput) as Record<string, unknown>;
-  } catch {
-    // Shown as empty rather than failing the whole queue.
-  }
+export function toApproval(row: Omit<ApprovalRow, "digestInput"> & { digestInput: string | null }, call: Call, digestInputBytes?: number): Approval {
   const skillInput = parseSkillInput(row.skillInput);
-  return {
+  const approval: Approval = {
     id: row.id,
     callId: row.callId,
     status: row.status as ApprovalStatus,
@@ -40,13 +40,17 @@ export function toApproval(row: ApprovalRow): Approval {
     decidedBy: row.decidedBy,
     reason: row.reason,
     createdAt: row.createdAt.toISOString(),
-    digestInput,
-    call: toCall(row.call),
+    digestInput: null,
+    ...(row.digestInput === null && digestInputBytes !== undefined ? { digestInputBytes } : {}),
+    call,
     // Only dangerous skills need two signatures (DESIGN.md policy table).
     skillClass: "dangerous",
     sandbox: skillInput?.sandbox ?? null,
     skillFiles: skillInput?.files ? skillInput.files.filter((file) => Array.isArray(file) && file[1] !== "d").length : null,
   };
+  // The canonical JSON the console wrote when the call was requested (it holds the args): served as stored.
+  if (row.digestInput !== null) defineStoredJson(approval, "digestInput", row.digestInput, null);
+  return approval;
 }
 
 /** The parts of an approval's frozen skill digest input it shows; null when absent or unreadable. */
@@ -80,14 +84,31 @@ export async function listApprovals(filter: { status?: string; limit?: number; c
     where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.callId ? { callId: filter.callId } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(limit, MAX_APPROVAL_PAGE),
-    include: APPROVAL_INCLUDE,
+    include: SIGNATURES_INCLUDE,
+    omit: { digestInput: true },
   });
-  return rows.map(toApproval);
+  if (rows.length === 0) return [];
+  // The calls and digest inputs as a listing reads them: texts over LISTING_INLINE_MAX_BYTES left out, never read.
+  const ids = rows.map((row) => row.id);
+  const callIds = rows.map((row) => row.callId);
+  const calls = new Map((await selectCallSummariesSql(statements(), Prisma.sql`"id" IN (${Prisma.join(callIds)})`, callIds.length)).map((row) => [row.id, toListedCall(row)]));
+  const inputs = new Map(
+    (
+      await statements().$queryRaw<Array<{ id: string; digestInput: string | null; digestInputBytes: number }>>`
+        SELECT "id", CASE WHEN octet_length("digestInput") <= ${LISTING_INLINE_MAX_BYTES} THEN "digestInput" END AS "digestInput", octet_length("digestInput") AS "digestInputBytes"
+        FROM "Approval" WHERE "id" IN (${Prisma.join(ids)})`
+    ).map((row) => [row.id, row]),
+  );
+  return rows.flatMap((row) => {
+    const call = calls.get(row.callId);
+    const input = inputs.get(row.id);
+    return call && input ? [toApproval({ ...row, digestInput: input.digestInput }, call, input.digestInputBytes)] : [];
+  });
 }
 
 /** One approval as the API shows it, or AppError `not_found`. */
 export async function getApproval(id: string): Promise<Approval> {
   const row = await db().approval.findUnique({ where: { id }, include: APPROVAL_INCLUDE });
   if (!row) throw new AppError("not_found", `no approval with id ${JSON.stringify(id)}`);
-  return toApproval(row);
+  return toApproval(row, toCall(row.call));
 }

@@ -1,6 +1,7 @@
 import type { Call as CallRow, CallEvent as CallEventRow } from "@prisma/client";
 import type { Call, CallEvent, CallSandbox, CallStatus } from "@/lib/types/call";
-import { defineStoredJson } from "../http/stored-json";
+import { defineStoredJson, withFields } from "../http/stored-json";
+import type { CallSummaryRow } from "./call-sql";
 
 /**
  * Maps a database row to the API's Call shape (DESIGN.md "Call"). `args` and `result` (JSON text
@@ -36,6 +37,19 @@ export function toCall(row: CallRow): Call {
   defineStoredJson(call, "args", row.args, {});
   defineStoredJson(call, "result", row.result, null);
   return call;
+}
+
+/**
+ * Maps a listing's row (selectCallSummariesSql) to a Call like toCall, with `args` and `result` null
+ * when the listing left them out for their size, and `omitted` giving those sizes in bytes.
+ */
+export function toListedCall(row: CallSummaryRow): Call {
+  const argsOmitted = row.args === null;
+  const resultOmitted = row.result === null && row.resultBytes !== null;
+  const call = toCall({ ...row, args: row.args ?? "{}" } as CallRow);
+  if (!argsOmitted && !resultOmitted) return call;
+  if (argsOmitted) call.args = null;
+  return withFields(call, { omitted: { ...(argsOmitted ? { args: row.argsBytes } : {}), ...(resultOmitted ? { result: row.resultBytes! } : {}) } });
 }
 
 function parseSandbox(text: string | null): CallSandbox | null {

@@ -111,3 +111,32 @@ export async function selectCallSql(runner: SqlRunner, id: string): Promise<Call
   const rows = await runner.$queryRaw<CallRow[]>`SELECT * FROM "Call" WHERE "id" = ${id}`;
   return rows[0] ?? null;
 }
+
+/**
+ * Largest args or result text, in bytes, that a listing carries inline (`GET /api/v1/calls`, the
+ * approvals): 20 calls of 8 MB args made a 160 MB answer and a 200 ms synchronous read (issue 10
+ * point 1), and a page of 500 could exhaust the heap. Larger ones are left out, with their size.
+ */
+export const LISTING_INLINE_MAX_BYTES = 64 * 1024;
+
+/** A Call row as a listing reads it: `args`/`result` null when left out, with their stored sizes in bytes. */
+export type CallSummaryRow = Omit<CallRow, "args"> & { args: string | null; argsBytes: number; resultBytes: number | null };
+
+const SUMMARY_SELECT = Prisma.raw(
+  [
+    ...CALL_COLUMNS.filter((name) => name !== "args" && name !== "result").map((name) => `"${name}"`),
+    // octet_length reads the stored size from the record header: a left-out text is never read.
+    `CASE WHEN octet_length("args") <= ${LISTING_INLINE_MAX_BYTES} THEN "args" END AS "args"`,
+    `octet_length("args") AS "argsBytes"`,
+    `CASE WHEN octet_length("result") <= ${LISTING_INLINE_MAX_BYTES} THEN "result" END AS "result"`,
+    `octet_length("result") AS "resultBytes"`,
+  ].join(", "),
+);
+
+/**
+ * Calls for a listing, newest first: those matching `where` (a condition on Call's columns), at most
+ * `limit`, each with its args and result only when at most LISTING_INLINE_MAX_BYTES.
+ */
+export async function selectCallSummariesSql(runner: SqlRunner, where: Prisma.Sql, limit: number): Promise<CallSummaryRow[]> {
+  return runner.$queryRaw<CallSummaryRow[]>`SELECT ${SUMMARY_SELECT} FROM "Call" WHERE ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+}

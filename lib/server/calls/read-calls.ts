@@ -1,10 +1,11 @@
+import { Prisma } from "@prisma/client";
 import { CALL_STATUSES, isTerminalStatus, type Call, type CallEvent, type CallStatus, type CallWithEvents } from "@/lib/types/call";
 import { db } from "../db";
 import { withFields } from "../http/stored-json";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
-import { toCall, toCallEvent } from "./call-record";
-import { selectCallSql } from "./call-sql";
+import { toCall, toCallEvent, toListedCall } from "./call-record";
+import { selectCallSql, selectCallSummariesSql } from "./call-sql";
 
 /** Filters of `GET /api/v1/calls`. `limit` defaults to 50 and is capped at 500. */
 export interface CallFilter {
@@ -17,7 +18,8 @@ export interface CallFilter {
 export const MAX_CALL_PAGE = 500;
 
 /**
- * Lists calls newest first, filtered by skill name and status. Throws AppError `bad_request` for an
+ * Lists calls newest first, filtered by skill name and status, args and results larger than
+ * LISTING_INLINE_MAX_BYTES left out (Call.omitted). Throws AppError `bad_request` for an
  * unknown status or a limit that is not a positive integer.
  */
 export async function listCalls(filter: CallFilter): Promise<Call[]> {
@@ -26,12 +28,11 @@ export async function listCalls(filter: CallFilter): Promise<Call[]> {
   }
   const limit = filter.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1) throw new AppError("bad_request", "limit must be a positive integer");
-  const rows = await db().call.findMany({
-    where: { skill: filter.skill, status: filter.status },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: Math.min(limit, MAX_CALL_PAGE),
-  });
-  return rows.map(toCall);
+  const where = [Prisma.sql`1 = 1`];
+  if (filter.skill !== undefined) where.push(Prisma.sql`"skill" = ${filter.skill}`);
+  if (filter.status !== undefined) where.push(Prisma.sql`"status" = ${filter.status}`);
+  const rows = await selectCallSummariesSql(statements(), Prisma.join(where, " AND "), Math.min(limit, MAX_CALL_PAGE));
+  return rows.map(toListedCall);
 }
 
 /** One call, or AppError `not_found`. */
