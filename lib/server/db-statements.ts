@@ -218,3 +218,16 @@ export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T
     connection.lock.release();
   }
 }
+
+/**
+ * Runs one read on the open connection at once, synchronously, without waiting for its lock: only for
+ * rows nobody changes once written (CallPayload parts, read when an answer is serialised). SQLite
+ * serialises the connection's statements itself, and a read inside another request's open
+ * transaction sees that transaction's writes, which never touch these rows. Returns the rows; throws
+ * when no connection is open (the row that names the payload was read through it, so one is).
+ */
+export function readNowUnlocked(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Array<Record<string, unknown>> {
+  const connection = openSqliteConnection();
+  if (!connection) throw new Error("no open database connection to read from");
+  return queryNow(connection.database, toSql(query, values));
+}

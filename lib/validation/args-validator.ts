@@ -118,7 +118,16 @@ parentPort.on("message", (job) => {
     else {
       const validate = validatorFor(job);
       const ok = validate(args) === true;
-      reply = ok ? { id: job.id, ok, canonical: job.canonical ? canonicalize(args) : "" } : { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
+      if (!ok) reply = { id: job.id, ok, errors: (validate.errors || []).slice(0, workerData.maxErrors) };
+      else if (!job.canonical) reply = { id: job.id, ok, canonical: "" };
+      else {
+        // RFC 8785 has no form for what JSON.parse accepts beyond it (1e400 is Infinity, a lone surrogate).
+        try {
+          reply = { id: job.id, ok, canonical: canonicalize(args) };
+        } catch (error) {
+          reply = { id: job.id, ok: false, refusal: "canonical", message: String(error && error.message) };
+        }
+      }
     }
   } catch (error) {
     reply = { id: job.id, failure: String((error && error.message) || error) };
@@ -149,8 +158,12 @@ interface Job {
   reject(error: unknown): void;
 }
 
-/** Why args text was refused before its schema was asked: not JSON, not an object, nested deeper than MAX_JSON_DEPTH. */
-export type ArgsTextRefusal = "json" | "type" | "depth";
+/**
+ * Why args text was refused: before its schema was asked, not JSON, not an object, nested deeper than
+ * MAX_JSON_DEPTH; after, `canonical`: valid, but without an RFC 8785 form (a number beyond a double,
+ * parsed as Infinity; a lone surrogate), so it cannot be digested.
+ */
+export type ArgsTextRefusal = "json" | "type" | "depth" | "canonical";
 
 type WorkerReply =
   | { ready: true }
@@ -218,7 +231,14 @@ function validateInThread(job: Job): void {
     if (args === null || typeof args !== "object" || Array.isArray(args)) return job.resolve({ ok: false, errors: [], refusal: "type" });
     if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) return job.resolve({ ok: false, errors: [], refusal: "depth" });
     const validation = validateArgs(job.schema, args);
-    job.resolve(validation.ok ? { ok: true, canonical: job.canonical ? (canonicalize(args) ?? "{}") : "" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
+    if (validation.ok && job.canonical) {
+      try {
+        return job.resolve({ ok: true, canonical: canonicalize(args) ?? "{}" });
+      } catch (error) {
+        return job.resolve({ ok: false, errors: [], refusal: "canonical", message: (error as Error).message });
+      }
+    }
+    job.resolve(validation.ok ? { ok: true, canonical: "" } : { ok: false, errors: validation.errors.slice(0, MAX_REPORTED_ERRORS) });
   } catch (error) {
     job.reject(error);
   }

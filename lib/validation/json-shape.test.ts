@@ -78,5 +78,10 @@ describe("JsonShapeScanner capture", () => {
     expect(() => captured('{"args": {}, "args": {"evil": 1}}', ["args"])).toThrow(new JsonShapeError("duplicate", 0, "args"));
     expect(() => captured('{"args": {}, "\\u0061rgs": {}}', ["args"])).toThrow("the JSON document has the key args twice");
     expect(() => captured('{"params": {"arguments": 1, "arguments": 2}}', ["params", "arguments"])).toThrow("the JSON document has the key params.arguments twice");
+    // An ancestor twice: JSON.parse would keep the second "params", whose arguments are not the captured ones.
+    expect(() => captured('{"params": {"name": "a", "arguments": {"x": 1}}, "params": {"name": "b"}}', ["params", "arguments"])).toThrow("the JSON document has the key params twice");
+    expect(() => captured('{"params": {"arguments": {}}, "\u0070arams": 1}', ["params", "arguments"])).toThrow("the JSON document has the key params twice");
+    // The same keys elsewhere are not the path.
+    expect(captured('{"x": {"params": 1, "params": 2}, "params": {"arguments": [1]}}', ["params", "arguments"])).toBe("[1]");
   });
 });

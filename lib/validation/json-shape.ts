@@ -63,6 +63,8 @@ export class JsonShapeScanner {
   private keyBytes: number[] | null = null;
   private captureStart = -1;
   private found: JsonSpan | null = null;
+  /** Whether the captured path's key at each depth was already read in the current object there (a second one is refused). */
+  private readonly seenPathKey: boolean[] = [];
 
   /**
    * `capture`: a path of object keys (e.g. `["args"]`, `["params", "arguments"]`) whose value's span is
@@ -120,6 +122,7 @@ export class JsonShapeScanner {
         }
         if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
           this.open.push(byte === OPEN_ARRAY);
+          if (capture && this.open.length <= capture.length) this.seenPathKey[this.open.length - 1] = false;
           if (this.open.length > this.limits.maxDepth) throw new JsonShapeError("depth", this.limits.maxDepth);
           // An array's first value may follow; an object's first key may (keys are not values).
           this.expectValue = byte === OPEN_ARRAY;
@@ -154,6 +157,22 @@ export class JsonShapeScanner {
       }
     }
     this.keys.length = this.open.length;
-    this.keys[this.open.length - 1] = key;
+    const depth = this.open.length;
+    this.keys[depth - 1] = key;
+    // The path's key twice in one object on the path (`"params"` twice around `"arguments"`):
+    // JSON.parse keeps the last one, which may not hold the captured value.
+    const path = this.limits.capture!;
+    if (key === path[depth - 1] && this.onPathDownTo(depth - 1)) {
+      if (this.seenPathKey[depth - 1]) throw new JsonShapeError("duplicate", 0, path.slice(0, depth).join("."));
+      this.seenPathKey[depth - 1] = true;
+    }
+  }
+
+  /** True when the containers down to `depth` levels are objects whose keys so far match the captured path. */
+  private onPathDownTo(depth: number): boolean {
+    const path = this.limits.capture!;
+    for (let level = 0; level <= depth; level++) if (this.open[level] !== false) return false;
+    for (let level = 0; level < depth; level++) if (this.keys[level] !== path[level]) return false;
+    return true;
   }
 }

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as approvalsRoute from "@/app/api/v1/approvals/route";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
+import { dropOrphanPayloads } from "@/lib/server/calls/call-payloads";
+import { db } from "@/lib/server/db";
 import type { Approval } from "@/lib/types/approval";
 import type { Call } from "@/lib/types/call";
 import { createPersonaRow, requestCall, requestWaitingCall, sign } from "./approvals-fixtures";
@@ -45,6 +47,11 @@ describe("GET /api/v1/calls", () => {
     expect(calls.find((call) => call.id === small.call.id)?.omitted).toBeUndefined();
     expect(calls.find((call) => call.id === large.call.id)).toMatchObject({ args: null, result: null, omitted: { args: bytes, result: bytes } });
 
+    // Stored once in parts, not in the row every state change rewrites (call-payloads.ts).
+    expect((await db().call.findUniqueOrThrow({ where: { id: large.call.id } })).args).toBe("");
+    expect((await db().callPayload.findMany({ where: { callId: large.call.id }, orderBy: { part: "asc" } })).map((part) => [part.kind, part.part]).sort()).toEqual([["args", 0]]);
+    expect((await db().call.findUniqueOrThrow({ where: { id: small.call.id } })).args).toBe('{"n":1}');
+
     const detail = await invoke(callRoute.GET, `/api/v1/calls/${large.call.id}?events=0`, { params: { id: large.call.id } });
     const { call } = (await detail.json()) as { call: Call };
     expect(call.args).toEqual({ s: BIG });
@@ -63,11 +70,37 @@ describe("GET /api/v1/approvals", () => {
     expect(approvals[0]).toMatchObject({ id: approvalId, digestInput: null, call: { id: call.id, args: null, omitted: { args: JSON.stringify({ s: BIG }).length } } });
     expect(approvals[0]!.digestInputBytes).toBeGreaterThan(70_000);
 
+    expect((await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).digestInput).toBe("");
+    expect((await db().callPayload.findMany({ where: { callId: call.id } })).map((part) => part.kind).sort()).toEqual(["args", "digestInput"]);
+
+    // The signature checks the digest against the args read back from their parts: it still matches.
     const signed = await sign(approvalId!, signer.headers);
     expect(signed.status).toBe(200);
     const { approval } = (await signed.json()) as { approval: Approval };
     expect(approval.call.args).toEqual({ s: BIG });
     expect(approval.digestInput).toMatchObject({ skill: "wipe", args: { s: BIG } });
     expect(approval.digestInputBytes).toBeUndefined();
+    expect(approval.status).toBe("pending");
+    expect(approval.signatures.map((signature) => signature.by)).toEqual([signer.email]);
+  });
+});
+
+describe("args in parts", () => {
+  it("splits 1.2 million characters in parts that keep every surrogate pair whole, and runs the call with them exactly", async () => {
+    // A part ends every 512 Ki code units; after `{"tt":"` (7) each "😀" (two of them) starts at an odd
+    // index, so the pair at the first boundary would be cut without the split rule.
+    const text = "😀".repeat(600_000);
+    const { call } = (await (await requestCall("echo", { args: { tt: text } })).json()) as { call: Call };
+    expect(call.status).toBe("succeeded");
+    expect(call.result).toEqual({ tt: text });
+    const parts = await db().callPayload.findMany({ where: { callId: call.id, kind: "args" }, orderBy: { part: "asc" } });
+    expect(parts.map((part) => part.part)).toEqual([0, 1, 2]);
+    expect(parts.map((part) => part.text).join("")).toBe(JSON.stringify({ tt: text }));
+  });
+
+  it("drops parts no stored call names when the console starts", async () => {
+    await db().callPayload.create({ data: { callId: "no-such-call", kind: "args", part: 0, text: "{}" } });
+    expect(await dropOrphanPayloads()).toBe(1);
+    expect(await db().callPayload.count({ where: { callId: "no-such-call" } })).toBe(0);
   });
 });

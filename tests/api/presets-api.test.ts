@@ -59,6 +59,19 @@ describe("argument presets", () => {
     expect((await list()).map((entry) => entry.name)).toEqual(["empty limit", "var log"]);
   });
 
+  it("refuses a preset's args past 64 KiB before parsing them, and a skill's 101st preset", async () => {
+    const big = await create({ name: "big", args: { path: "x".repeat(64 * 1024) } });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ error: { code: "args_too_large", message: "a preset's args may be at most 65536 bytes (these are 65547); a call's may be larger" } });
+    const before = (await list()).length;
+    for (let i = before; i < 100; i++) expect((await create({ name: `p${String(i).padStart(3, "0")}`, args: { path: "/" } })).status).toBe(201);
+    const over = await create({ name: "one too many", args: { path: "/" } });
+    expect(over.status).toBe(409);
+    expect(await over.json()).toEqual({ error: { code: "conflict", message: "scan has 100 presets, the most a skill may have; delete one first" } });
+    for (const preset of await list()) if (/^p\d{3}$/.test(preset.name)) await invoke(presetRoute.DELETE, `${base}/${preset.id}`, { method: "DELETE", params: { name: "scan", presetId: preset.id } });
+    expect((await list()).length).toBe(before);
+  });
+
   it("renames, replaces args and deletes a preset", async () => {
     const [first] = await list();
     const renamed = await invoke(presetRoute.PUT, `${base}/${first!.id}`, { method: "PUT", body: { name: "root", args: { path: "/" } }, params: { name: "scan", presetId: first!.id } });

@@ -117,13 +117,14 @@ describe("a worker touches only the calls it claimed", () => {
       [`${"[".repeat(200)}${"]".repeat(200)}`, "it is not a JSON object"],
       [`{"deep":${"[".repeat(200)}${"]".repeat(200)}}`, "it nests deeper than 128 levels"],
       [`{"big":"${"x".repeat(100_000)}",}`, "it is not JSON (Expected double-quoted property name in JSON at position 100010)"],
+      [`{"big":"${"x".repeat(4 * 1024 * 1024)}"}`, "it is larger than SKILL_STDOUT_LIMIT_BYTES (4194304 bytes)"],
     ];
     for (const [result, why] of cases) {
       const { call } = (await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
       const claim = await worker.client.claim(worker.session.id, 4, worker.session.pollMs, AbortSignal.timeout(10_000));
       expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
       const answer = (await worker.client.finish(worker.session.id, call.id, { status: "succeeded", exitCode: 0, result, error: null, durationMs: 1, stderrTruncated: false, events: [] })) as unknown as { call: Call };
-      expect(answer.call).toMatchObject({ status: "failed", result: null, error: `the worker reported a result that ${why}; it was not stored` });
+      expect(answer.call).toMatchObject({ status: "failed", result: null, error: `the result the worker reported was not stored: ${why}` });
       expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ status: "failed", result: null });
     }
     const listed = await invoke(callsRoute.GET, "/api/v1/calls?limit=50");

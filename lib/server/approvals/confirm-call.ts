@@ -1,3 +1,4 @@
+import { payloadText } from "../calls/call-payloads";
 import type { Call } from "@/lib/types/call";
 import type { Identity } from "@/lib/types/identity";
 import { announceQueued, releaseQueueRoom, reserveQueueRoom } from "../calls/call-queue";
@@ -60,7 +61,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
     throw new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`);
   }
 
-  reserveQueueRoom(callId, row.args, 8 * config().argsLimitBytes);
+  reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
   const confirmed = await transitionCall({
     callId,
     from: "awaiting_confirmation",

@@ -4,7 +4,8 @@ import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from "@/lib/typ
 import { db } from "../db";
 import { AppError } from "../errors";
 import { toCall, toListedCall } from "../calls/call-record";
-import { LISTING_INLINE_MAX_BYTES, selectCallSummariesSql } from "../calls/call-sql";
+import { LISTING_INLINE_MAX_BYTES, payloadBytesSql, selectCallSummariesSql } from "../calls/call-sql";
+import { IN_PARTS, readPayloadNow } from "../calls/call-payloads";
 import { statements } from "../db-statements";
 import { defineStoredJson } from "../http/stored-json";
 import { expireDueApprovals } from "./expire-approvals";
@@ -49,7 +50,7 @@ export function toApproval(row: Omit<ApprovalRow, "digestInput"> & { digestInput
     skillFiles: skillInput?.files ? skillInput.files.filter((file) => Array.isArray(file) && file[1] !== "d").length : null,
   };
   // The canonical JSON the console wrote when the call was requested (it holds the args): served as stored.
-  if (row.digestInput !== null) defineStoredJson(approval, "digestInput", row.digestInput, null);
+  if (row.digestInput !== null) defineStoredJson(approval, "digestInput", row.digestInput === IN_PARTS ? () => readPayloadNow(row.callId, "digestInput") : row.digestInput, null);
   return approval;
 }
 
@@ -95,7 +96,8 @@ export async function listApprovals(filter: { status?: string; limit?: number; c
   const inputs = new Map(
     (
       await statements().$queryRaw<Array<{ id: string; digestInput: string | null; digestInputBytes: number }>>`
-        SELECT "id", CASE WHEN octet_length("digestInput") <= ${LISTING_INLINE_MAX_BYTES} THEN "digestInput" END AS "digestInput", octet_length("digestInput") AS "digestInputBytes"
+        SELECT "id", CASE WHEN octet_length("digestInput") BETWEEN 1 AND ${LISTING_INLINE_MAX_BYTES} THEN "digestInput" END AS "digestInput",
+          CASE WHEN octet_length("digestInput") = 0 THEN (${Prisma.raw(payloadBytesSql("digestInput", `"Approval"."callId"`))}) ELSE octet_length("digestInput") END AS "digestInputBytes"
         FROM "Approval" WHERE "id" IN (${Prisma.join(ids)})`
     ).map((row) => [row.id, row]),
   );

@@ -51,7 +51,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   if (refusal) throw new AppError(refusal.code, refusal.message);
 
   const skill = (await getRegistry()).get(row.call.skill);
-  const mismatch = await digestMismatch(skill, { args: row.call.args, digest: row.digest }, row.skillInput);
+  const mismatch = await digestMismatch(skill, { id: row.callId, args: row.call.args, digest: row.digest }, row.skillInput);
   if (mismatch || !skill) {
     const reason = mismatch ?? "the skill is no longer registered";
     await voidApproval(approvalId, reason, "pending");

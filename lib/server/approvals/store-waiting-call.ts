@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Call as CallRow } from "@prisma/client";
 import canonicalize from "canonicalize";
 import { type AuditInput } from "../audit/audit-trail";
+import { storePayload } from "../calls/call-payloads";
 import { insertCall, type NewCallRow } from "../calls/call-transitions";
 import { config } from "../env";
 import type { CallPlan } from "../skills/call-plan";
@@ -11,11 +12,14 @@ import type { CallPlan } from "../skills/call-plan";
  * `awaiting_approval` and its Approval `pending` — bound to the plan's call digest (its canonical input
  * kept for approvers to read, with the skill digest's input: files, sandbox declaration, env_allow,
  * timeout), 2 signatures required, expiring after APPROVAL_TTL_SECONDS — with the `call.requested`
- * and `approval.requested` audit entries, in one transaction. Returns the call row.
+ * and `approval.requested` audit entries, in one transaction (a long digest input in CallPayload
+ * parts, written first). Returns the call row.
  */
 export async function requestApproval(call: NewCallRow & { id: string; requestedBy: string; requesterId: string }, plan: CallPlan, requested: AuditInput): Promise<CallRow> {
   const approvalId = randomUUID();
   const expiresAt = new Date(Date.now() + config().approvalTtlSeconds * 1000);
+  // A long digest input (it holds the args) is stored in parts, not in the row each signature updates.
+  const digestInput = await storePayload(call.id, "digestInput", plan.call.text);
   return insertCall(
     call,
     "awaiting_approval",
@@ -30,7 +34,7 @@ export async function requestApproval(call: NewCallRow & { id: string; requested
           callId: call.id,
           status: "pending",
           digest: plan.call.digest,
-          digestInput: plan.call.text,
+          digestInput,
           skillInput: canonicalize(plan.skill.input) ?? null,
           requestedBy: call.requestedBy,
           requesterId: call.requesterId,

@@ -22,9 +22,14 @@ export function formatLineEvent(event: CallEvent): string {
   return `id: ${event.seq}\nevent: line\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** Formats the final server-sent event carrying the call's end state. */
+/**
+ * Formats the final server-sent event carrying the call's end state, on one `data:` line. The stored
+ * result goes in as the skill printed it (stringifyJson), and a pretty-printed one holds raw line
+ * breaks, each of which would end the data line; in valid JSON a raw CR or LF can only be whitespace
+ * between tokens (inside strings they are escaped), so each becomes a space, meaning unchanged.
+ */
 export function formatEndEvent(call: Call): string {
-  return `event: end\ndata: ${stringifyJson({ call })}\n\n`;
+  return `event: end\ndata: ${stringifyJson({ call }).replace(/[\r\n]/g, " ")}\n\n`;
 }
 
 /**

@@ -122,12 +122,18 @@ export const LISTING_INLINE_MAX_BYTES = 64 * 1024;
 /** A Call row as a listing reads it: `args`/`result` null when left out, with their stored sizes in bytes. */
 export type CallSummaryRow = Omit<CallRow, "args"> & { args: string | null; argsBytes: number; resultBytes: number | null };
 
+/** SQL for the size in bytes of the CallPayload parts of `kind` of the row's call (`"Call"."id"`, or the Approval's `"callId"`). */
+export function payloadBytesSql(kind: "args" | "digestInput", callIdColumn = `"Call"."id"`): string {
+  return `SELECT sum(octet_length(p."text")) FROM "CallPayload" p WHERE p."callId" = ${callIdColumn} AND p."kind" = '${kind}'`;
+}
+
 const SUMMARY_SELECT = Prisma.raw(
   [
     ...CALL_COLUMNS.filter((name) => name !== "args" && name !== "result").map((name) => `"${name}"`),
-    // octet_length reads the stored size from the record header: a left-out text is never read.
-    `CASE WHEN octet_length("args") <= ${LISTING_INLINE_MAX_BYTES} THEN "args" END AS "args"`,
-    `octet_length("args") AS "argsBytes"`,
+    // octet_length reads the stored size from the record header: a left-out text is never read. Args
+    // in CallPayload parts (the column is "") are always left out, with the parts' size.
+    `CASE WHEN octet_length("args") BETWEEN 1 AND ${LISTING_INLINE_MAX_BYTES} THEN "args" END AS "args"`,
+    `CASE WHEN octet_length("args") = 0 THEN (${payloadBytesSql("args")}) ELSE octet_length("args") END AS "argsBytes"`,
     `CASE WHEN octet_length("result") <= ${LISTING_INLINE_MAX_BYTES} THEN "result" END AS "result"`,
     `octet_length("result") AS "resultBytes"`,
   ].join(", "),

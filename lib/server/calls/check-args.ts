@@ -37,5 +37,10 @@ export async function checkArgs(skill: { name: string; schema: JsonSchema }, giv
   if (validation.refusal === "json") throw new AppError("bad_request", `request body is not valid JSON: ${validation.message ?? "the args could not be parsed"}`);
   if (validation.refusal === "type") throw NOT_AN_OBJECT();
   if (validation.refusal === "depth") throw TOO_DEEP();
+  if (validation.refusal === "canonical") {
+    throw new AppError("invalid_args", `args have no canonical JSON form (RFC 8785), so they cannot be bound to a digest: ${validation.message ?? "unknown reason"}`, [
+      { instancePath: "", keyword: "canonical", params: {}, message: validation.message ?? "has no canonical JSON form" },
+    ]);
+  }
   throw new AppError("invalid_args", `args do not match the schema of ${skill.name}`, validation.errors);
 }

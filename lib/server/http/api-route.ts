@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { roleAtLeast, type Identity, type Role } from "@/lib/types/identity";
 import { identify } from "../auth/identity";
 import { ensureConsoleStarted } from "../console-startup";
@@ -81,34 +82,17 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * `bad_request`. The rest of the body is parsed as usual.
  */
 export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes, options: { keepText?: readonly string[] } = {}): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
-  const chunks: Uint8Array[] = [];
   const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText });
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limitBytes) {
-        await reader.cancel();
-        throw tooLarge(limitBytes);
-      }
-      try {
-        shape.push(value);
-      } catch (error) {
-        await reader.cancel().catch(() => undefined);
-        if (!(error instanceof JsonShapeError)) throw error;
-        if (error.kind === "nodes") throw new AppError("args_too_large", `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
-        if (error.kind === "duplicate") throw new AppError("bad_request", `request body has the field ${error.key} twice`);
-        throw new AppError("bad_request", `request body nests deeper than ${error.limit} levels`);
-      }
-      chunks.push(value);
-    }
+  let bytes: Buffer;
+  try {
+    bytes = await readScannedBody(request, limitBytes, shape);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw tooLarge(limitBytes);
+    if (!(error instanceof JsonShapeError)) throw error;
+    if (error.kind === "nodes") throw new AppError("args_too_large", `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
+    if (error.kind === "duplicate") throw new AppError("bad_request", `request body has the field ${error.key} twice`);
+    throw new AppError("bad_request", `request body nests deeper than ${error.limit} levels`);
   }
-  const bytes = Buffer.concat(chunks);
   const span = shape.capturedSpan;
   if (!span) return parseBodyText(bytes.toString("utf8"));
   // The kept value is cut out (parsed here as null) and handed on as its text.
@@ -121,6 +105,53 @@ export async function readJsonBody(request: Request, limitBytes: number, maxNode
   if (holder?.[last] !== null) throw new AppError("bad_request", `request body is not valid JSON: ${path.join(".")} could not be read`);
   holder[last] = new JsonText(bytes.subarray(span.start, span.end).toString("utf8"));
   return body;
+}
+
+/** Bytes scanned at once by readScannedBody (about a millisecond). */
+const SCAN_SLICE_BYTES = 256 * 1024;
+
+/** A body past its byte limit (readScannedBody). */
+export class BodyTooLarge extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`request body exceeds ${limitBytes} bytes`);
+  }
+}
+
+/**
+ * Reads a request body of at most `limitBytes` bytes, chunk by chunk as it arrives, pushing each chunk
+ * through `shape` (so its values and depth are counted, and a captured span found, without one long
+ * synchronous scan of the whole body). Returns the bytes. Throws BodyTooLarge past `limitBytes`
+ * (declared or read) and the scanner's JsonShapeError, after cancelling the rest of the body.
+ */
+export async function readScannedBody(request: Request, limitBytes: number, shape: JsonShapeScanner): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLarge(limitBytes);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limitBytes) {
+        await reader.cancel();
+        throw new BodyTooLarge(limitBytes);
+      }
+      try {
+        // In slices, the event loop free between them: a body may arrive as one chunk of megabytes.
+        for (let at = 0; at < value.byteLength; at += SCAN_SLICE_BYTES) {
+          if (at > 0) await yieldToEventLoop();
+          shape.push(value.subarray(at, at + SCAN_SLICE_BYTES));
+        }
+      } catch (error) {
+        await reader.cancel().catch(() => undefined);
+        throw error;
+      }
+      chunks.push(value);
+    }
+  }
+  return Buffer.concat(chunks);
 }
 
 function parseBodyText(text: string): unknown {

@@ -11,16 +11,23 @@ import { randomBytes } from "node:crypto";
  */
 /** Each holder's stored texts by property, in a WeakMap on globalThis (every Next.js route bundle shares it; no property shows on the object). */
 const STORED_KEY = Symbol.for("skill-console.stored-json");
-const stored: WeakMap<object, Map<string, string>> = ((globalThis as Record<symbol, WeakMap<object, Map<string, string>> | undefined>)[STORED_KEY] ??= new WeakMap());
+const stored: WeakMap<object, Map<string, StoredText>> = ((globalThis as Record<symbol, WeakMap<object, Map<string, StoredText>> | undefined>)[STORED_KEY] ??= new WeakMap());
+
+/** A stored JSON text, or how to read it (synchronously) when it is first needed (CallPayload parts). */
+export type StoredText = string | (() => string);
+
+function textOf(text: StoredText): string {
+  return typeof text === "string" ? text : text();
+}
 
 type Holder = Record<string, unknown>;
 
 /**
- * Defines `holder[key]` as the JSON `text` (a stored column known to be valid JSON of an object),
- * parsed on first read (and memoised); `text` null reads as `whenNull`. Setting the property replaces
- * the value and drops the stored text. Returns `holder`.
+ * Defines `holder[key]` as the JSON `text` (a stored column known to be valid JSON of an object, or a
+ * function reading it), parsed on first read (and memoised); `text` null reads as `whenNull`. Setting
+ * the property replaces the value and drops the stored text. Returns `holder`.
  */
-export function defineStoredJson<T extends object>(holder: T, key: string, text: string | null, whenNull: unknown): T {
+export function defineStoredJson<T extends object>(holder: T, key: string, text: StoredText | null, whenNull: unknown): T {
   const target = holder as Holder;
   if (text === null) {
     target[key] = whenNull;
@@ -39,7 +46,7 @@ export function defineStoredJson<T extends object>(holder: T, key: string, text:
     configurable: true,
     get() {
       if (!parsed) {
-        value = JSON.parse(text);
+        value = JSON.parse(textOf(text));
         parsed = true;
       }
       return value;
@@ -50,6 +57,11 @@ export function defineStoredJson<T extends object>(holder: T, key: string, text:
     },
   });
   return holder;
+}
+
+/** The stored text behind `holder[key]` (defineStoredJson), or undefined when it is an ordinary property. */
+export function storedTextOf(holder: object, key: string): StoredText | undefined {
+  return stored.get(holder)?.get(key);
 }
 
 /**
@@ -86,7 +98,7 @@ export function stringifyJson(value: unknown): string {
       const text = texts.get(key);
       if (text !== undefined) {
         copy[key] = `\u0000${nonce}:${spliced.length}\u0000`;
-        spliced.push(text);
+        spliced.push(textOf(text));
       } else copy[key] = "get" in descriptor && descriptor.get ? descriptor.get.call(current) : descriptor.value;
     }
     return copy;

@@ -1,21 +1,42 @@
 import type { ArgPreset as PresetRow } from "@prisma/client";
 import type { ArgPreset } from "@/lib/types/preset";
+import { JsonText } from "@/lib/validation/json-text";
 import { AppError } from "../errors";
+import { defineStoredJson } from "../http/stored-json";
 
 /** Longest preset name, in characters. */
 export const MAX_PRESET_NAME_LENGTH = 100;
 
-/** Maps a stored preset to the API shape; `args` is parsed from its JSON text. */
+/**
+ * Longest args text a preset may hold, in bytes (a call's may be larger): presets fill a form and
+ * are listed together, every one of them in each answer (issue 10 point 1).
+ */
+export const PRESET_ARGS_MAX_BYTES = 64 * 1024;
+
+/** Most presets one skill may have. */
+export const MAX_PRESETS_PER_SKILL = 100;
+
+/**
+ * Checks the size of a preset's args as sent (a JsonText from the body, or a value): throws AppError
+ * `args_too_large` (413) past PRESET_ARGS_MAX_BYTES, before anything parses them.
+ */
+export function checkPresetArgsSize(args: unknown): void {
+  const bytes = args instanceof JsonText ? Buffer.byteLength(args.text, "utf8") : 0;
+  if (bytes > PRESET_ARGS_MAX_BYTES) throw new AppError("args_too_large", `a preset's args may be at most ${PRESET_ARGS_MAX_BYTES} bytes (these are ${bytes}); a call's may be larger`);
+}
+
+/** Maps a stored preset to the API shape; `args` (canonical JSON text) is parsed when read and served as stored (stored-json.ts). */
 export function toPreset(row: PresetRow): ArgPreset {
-  return {
+  const preset = {
     id: row.id,
     skill: row.skill,
     name: row.name,
-    args: JSON.parse(row.args) as Record<string, unknown>,
+    args: {},
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+  return defineStoredJson(preset, "args", row.args, {});
 }
 
 /**

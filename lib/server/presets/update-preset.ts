@@ -3,7 +3,7 @@ import { checkArgs } from "../calls/check-args";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { getRegistry } from "../skills/registry";
-import { checkPresetName, isDuplicateName, toPreset } from "./preset-record";
+import { checkPresetArgsSize, checkPresetName, isDuplicateName, toPreset } from "./preset-record";
 
 /**
  * Renames a preset and/or replaces its args (`PUT /api/v1/skills/{name}/presets/{id}` with `{name?,
@@ -19,6 +19,7 @@ export async function updatePreset(skillName: string, id: string, changes: { nam
   if (changes.args !== undefined) {
     const skill = (await getRegistry()).get(skillName);
     if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(skillName)}`);
+    checkPresetArgsSize(changes.args);
     data.args = await checkArgs(skill, changes.args);
   }
   try {

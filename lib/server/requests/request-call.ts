@@ -7,6 +7,7 @@ import { auditActor } from "../approvals/audit-actor";
 import { requestApproval } from "../approvals/store-waiting-call";
 import { checkArgs } from "../calls/check-args";
 import { announceQueued, releaseQueueRoom, reserveQueueRoom } from "../calls/call-queue";
+import { dropPayloads, storePayload } from "../calls/call-payloads";
 import { toCall } from "../calls/call-record";
 import { insertCall, type NewCallRow } from "../calls/call-transitions";
 import { waitForCallEnd } from "../calls/wait-for-call";
@@ -60,6 +61,7 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
   noteDigest(registry, skill.name, plan.skill.digest);
 
   const id = randomUUID();
+  let stored: Awaited<ReturnType<typeof insertCall>>;
   const row: NewCallRow = {
     id,
     skill: skill.name,
@@ -69,7 +71,7 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
     requesterId: identity.userId,
     tokenId: identity.token?.id ?? null,
     tokenName: identity.token?.name ?? null,
-    args: argsJson,
+    args: "",
     digest: plan.call.digest,
     skillDigest: plan.skill.digest,
     target: input.target,
@@ -84,15 +86,21 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
     details: { persona: persona.name, decision: decision.outcome, reason: decision.reason, class: skill.class, skillDigest: plan.skill.digest, target: input.target },
   };
 
-  if (decision.outcome === "confirm") return { call: toCall(await insertCall(row, "awaiting_confirmation", [requested])), finished: false };
-  if (decision.outcome === "dual_sign") return { call: toCall(await requestApproval({ ...row, requesterId: identity.userId }, plan, requested)), finished: false };
-
-  reserveQueueRoom(id, argsJson, 8 * config().argsLimitBytes);
-  let stored;
+  // Long args are written in parts before the row (call-payloads.ts); none may outlive a request
+  // that then stored no call.
   try {
-    stored = await insertCall(row, "queued", [requested]);
+    row.args = await storePayload(id, "args", argsJson);
+    if (decision.outcome === "confirm") return { call: toCall(await insertCall(row, "awaiting_confirmation", [requested])), finished: false };
+    if (decision.outcome === "dual_sign") return { call: toCall(await requestApproval({ ...row, requesterId: identity.userId }, plan, requested)), finished: false };
+    reserveQueueRoom(id, argsJson, 8 * config().argsLimitBytes);
+    try {
+      stored = await insertCall(row, "queued", [requested]);
+    } catch (error) {
+      releaseQueueRoom(id);
+      throw error;
+    }
   } catch (error) {
-    releaseQueueRoom(id);
+    await dropPayloads(id).catch(() => undefined);
     throw error;
   }
   announceQueued();

@@ -1,3 +1,4 @@
+import { payloadText } from "../calls/call-payloads";
 import { config, SCRIPT_SYSTEM_PATH } from "../env";
 import { AppError } from "../errors";
 import { planCall, PlanError, type CallPlan } from "./call-plan";
@@ -27,12 +28,12 @@ export async function planOnConsole(skill: RegisteredSkill, argsJson: string): P
  * copy now differs — naming what changed when the frozen skill input is known (`scripts/lib.sh
  * changed`). Returns null when it still matches. Never throws.
  */
-export async function digestMismatch(skill: RegisteredSkill | undefined, call: { args: string; digest: string | null }, frozenSkillInput: string | null = null): Promise<string | null> {
+export async function digestMismatch(skill: RegisteredSkill | undefined, call: { id: string; args: string; digest: string | null }, frozenSkillInput: string | null = null): Promise<string | null> {
   if (!skill) return "the skill is no longer registered, so what the call would run cannot be checked";
   if (call.digest === null) return null;
   let plan: CallPlan;
   try {
-    plan = await planOnConsole(skill, call.args);
+    plan = await planOnConsole(skill, await payloadText(call.id, "args", call.args));
   } catch (error) {
     return `what the call would run cannot be checked any more: ${(error as Error).message}`;
   }

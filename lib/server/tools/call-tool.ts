@@ -1,4 +1,5 @@
 import { JsonText } from "@/lib/validation/json-text";
+import { defineStoredJson, storedTextOf } from "../http/stored-json";
 import type { Call, CallEvent, CallStatus } from "@/lib/types/call";
 import { roleAtLeast, type Identity } from "@/lib/types/identity";
 import type { Persona } from "@/lib/types/persona";
@@ -223,8 +224,11 @@ async function answerFor(call: Call, kind: "native" | "subprocess"): Promise<Too
     const link = callLink(call.id);
     return { status: 202, body: { callId: call.id, status: call.status, message: awaitingMessage(call.id, call.status, link), link } };
   }
-  const output = kind === "native" ? (typeof call.result?.stdout === "string" ? call.result.stdout : null) : call.result;
+  // A subprocess skill's result object goes on as stored, unparsed (stored-json.ts).
+  const storedResult = kind === "subprocess" ? storedTextOf(call, "result") : undefined;
+  const output = storedResult !== undefined ? null : kind === "native" ? (typeof call.result?.stdout === "string" ? call.result.stdout : null) : call.result;
   const result: ToolRunResult = { callId: call.id, status: call.status, exitCode: call.exitCode, error: call.error, output };
+  if (storedResult !== undefined) defineStoredJson(result, "output", storedResult, null);
   if (call.status !== "succeeded") {
     const tail = await db().callEvent.findMany({ where: { callId: call.id, stream: "stderr" }, orderBy: { seq: "desc" }, take: STDERR_TAIL_LINES, select: { line: true } });
     result.stderrTail = tail.reverse().map((event) => event.line);

@@ -1,8 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { JsonText } from "@/lib/validation/json-text";
 import { recordRefusedAttempt } from "../audit/refused-attempts";
+import { BodyTooLarge, readScannedBody } from "../http/api-route";
+import { stringifyJson } from "../http/stored-json";
 import { auditActor } from "../approvals/audit-actor";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -65,34 +67,48 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   if (identity instanceof Response) return identity;
 
   const limitBytes = config().argsLimitBytes;
-  const body = await readRequestBody(request, limitBytes);
-  if (body.tooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
-  // Values and depth counted before parsing, as readJsonBody does for the other routes (issue 10 point 1).
-  // A single tools/call's arguments are not parsed here but handed to callTool as text (JsonText), which
+  // Read as readJsonBody reads: chunk by chunk, values and depth counted before parsing (issue 10
+  // point 1), and a single tools/call's arguments cut out, handed to callTool as text (JsonText), which
   // the validation thread parses off the main thread.
-  const bytes = Buffer.from(body.text, "utf8");
   const shape = new JsonShapeScanner({ maxNodes: config().argsMaxNodes, maxDepth: MAX_JSON_DEPTH + 4, capture: ARGUMENTS_PATH });
+  let bytes: Buffer;
   try {
-    shape.push(bytes);
+    bytes = await readScannedBody(request, limitBytes, shape);
   } catch (error) {
+    if (error instanceof BodyTooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
     if (!(error instanceof JsonShapeError)) throw error;
     if (error.kind === "nodes") return jsonRpcErrorResponse(413, -32000, `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
     if (error.kind === "duplicate") return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body has ${error.key} twice`);
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body nests deeper than ${error.limit} levels`);
   }
+  // A batch is parsed whole here and checked by the SDK on this thread: only small ones.
+  if (bytes.byteLength > MAX_PARSED_HERE_BYTES && firstByte(bytes) === 0x5b) {
+    return jsonRpcErrorResponse(413, -32000, `a batch may be at most ${MAX_PARSED_HERE_BYTES} bytes; send large calls one message at a time`);
+  }
   const span = shape.capturedSpan;
   let parsedBody: unknown;
   let argumentsText: JsonText | undefined;
   try {
-    parsedBody = JSON.parse(span ? Buffer.concat([bytes.subarray(0, span.start), Buffer.from("{}"), bytes.subarray(span.end)]).toString("utf8") : body.text);
-    if (span) {
-      const message = parsedBody as { method?: unknown; params: { arguments: unknown } };
-      const text = bytes.subarray(span.start, span.end).toString("utf8");
-      if (message.method === "tools/call") argumentsText = new JsonText(text);
-      else message.params.arguments = JSON.parse(text);
-    }
+    parsedBody = JSON.parse(span ? Buffer.concat([bytes.subarray(0, span.start), Buffer.from("null"), bytes.subarray(span.end)]).toString("utf8") : bytes.toString("utf8"));
   } catch {
     return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
+  }
+  if (span) {
+    const message = parsedBody as { method?: unknown; params: { arguments: unknown } };
+    // The scanner and JSON.parse read keys alike (and a duplicated key on the path is refused above).
+    if (message.params?.arguments !== null) return jsonRpcErrorResponse(400, -32600, "Invalid Request: params.arguments could not be read");
+    const text = bytes.subarray(span.start, span.end).toString("utf8");
+    if (message.method === "tools/call") {
+      argumentsText = new JsonText(text);
+      message.params.arguments = {};
+    } else {
+      if (text.length > MAX_PARSED_HERE_BYTES) return jsonRpcErrorResponse(413, -32000, `params.arguments of ${String(message.method)} may be at most ${MAX_PARSED_HERE_BYTES} bytes`);
+      try {
+        message.params.arguments = JSON.parse(text);
+      } catch {
+        return jsonRpcErrorResponse(400, -32700, "Parse error: Invalid JSON");
+      }
+    }
   }
   if (Array.isArray(parsedBody) && parsedBody.length > MAX_MCP_BATCH_MESSAGES) {
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch may hold at most ${MAX_MCP_BATCH_MESSAGES} messages; send them one by one`);
@@ -131,6 +147,14 @@ export async function mcpIdentity(request: Request): Promise<Identity | Response
 
 function unauthenticated(message: string): Response {
   return jsonRpcErrorResponse(401, UNAUTHENTICATED_RPC_CODE, message, { "www-authenticate": 'Bearer realm="skill-console"' });
+}
+
+/** Largest MCP body parsed whole on the main thread (a batch, or arguments of a message that is not tools/call), in bytes. */
+const MAX_PARSED_HERE_BYTES = 256 * 1024;
+
+function firstByte(bytes: Buffer): number {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return byte;
+  return -1;
 }
 
 /** Where a single JSON-RPC message keeps a tool call's arguments. */
@@ -198,7 +222,7 @@ export function createMcpServer(identity: Identity, origin: string, onRefused: (
       // A run that ended in any state but succeeded (failed, timed out, cancelled…) is an error result.
       const isRun = name === "skill_run_script" || !isSkillToolName(name);
       const failed = isRun && (answer.body.result as ToolRunResult).status !== "succeeded";
-      return { content: [{ type: "text", text: JSON.stringify(answer.body.result) }], ...(failed ? { isError: true } : {}) };
+      return { content: [{ type: "text", text: stringifyJson(answer.body.result) }], ...(failed ? { isError: true } : {}) };
     } catch (error) {
       await notifications;
       // A tool call the role or the persona refused is on the audit trail, as over /api/v1/tools/call.

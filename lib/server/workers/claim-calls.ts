@@ -1,3 +1,4 @@
+import { payloadText } from "../calls/call-payloads";
 import { Prisma, type Worker as WorkerRow } from "@prisma/client";
 import type { CallAssignment, ClaimResponse, WorkerSandbox } from "@/lib/types/worker";
 import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-queue";
@@ -116,7 +117,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
       skill: row.skill,
       skillDigest: candidate.skillDigest,
       digest: row.digest ?? "",
-      argsJson: row.args,
+      argsJson: await payloadText(row.id, "args", row.args),
       leaseUntil: leaseUntil.toISOString(),
       ...(candidate.skillInput ? { skillInput: candidate.skillInput } : {}),
     });

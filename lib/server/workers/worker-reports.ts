@@ -1,3 +1,4 @@
+import { config } from "../env";
 import { checkJsonObjectText } from "@/lib/validation/args-validator";
 import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
 import type { Call } from "@/lib/types/call";
@@ -78,16 +79,18 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
 }
 
 /**
- * The report with its result checked to be one JSON object (checkJsonObjectText), as every stored
+ * The report with its result checked to be one JSON object (checkJsonObjectText) of at most
+ * SKILL_STDOUT_LIMIT_BYTES (the console's own limit: a worker elsewhere may be configured otherwise), as every stored
  * result must be (it is served unparsed: lib/server/http/stored-json.ts). A worker's own checks make
  * anything else a bug or a hostile worker; such a result is dropped and the call ends `failed` with
  * the reason, rather than stored where every listing of the call would carry it.
  */
 async function withCheckedResult(report: FinishReport): Promise<FinishReport> {
   if (report.result === null) return report;
-  const why = await checkJsonObjectText(report.result);
+  const limit = config().stdoutLimitBytes;
+  const why = Buffer.byteLength(report.result, "utf8") > limit ? `it is larger than SKILL_STDOUT_LIMIT_BYTES (${limit} bytes)` : await checkJsonObjectText(report.result);
   if (why === null) return report;
-  return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the worker reported a result that ${why}; it was not stored` };
+  return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the result the worker reported was not stored: ${why}` };
 }
 
 /**

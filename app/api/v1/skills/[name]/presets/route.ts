@@ -14,7 +14,7 @@ export const GET = apiRoute(async (_request: Request, context: { params: Promise
 /** `POST /api/v1/skills/{name}/presets` `{name, args}` → 201 `{preset}`; 400, 404, 409 `conflict` for a taken name. */
 export const POST = apiRoute(async (request: Request, context: { params: Promise<{ name: string }> }, identity) => {
   const { name } = await context.params;
-  const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
+  const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ["args"] }));
   const preset = await savePreset({ skillName: name, name: body.name, args: body.args, createdBy: identity.email });
   return jsonResponse({ preset }, { status: 201 });
 }, { role: "operator" });

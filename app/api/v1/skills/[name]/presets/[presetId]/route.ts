@@ -10,7 +10,7 @@ type Context = { params: Promise<{ name: string; presetId: string }> };
 /** `PUT /api/v1/skills/{name}/presets/{id}` `{name?, args?}` → 200 `{preset}`; 400, 404, 409. */
 export const PUT = apiRoute(async (request: Request, context: Context) => {
   const { name, presetId } = await context.params;
-  const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes));
+  const body = parsePresetRequest(await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: ["args"] }));
   return jsonResponse({ preset: await updatePreset(name, presetId, body) });
 }, { role: "operator" });
 

@@ -1,0 +1,80 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { statements, readNowUnlocked } from "../db-statements";
+
+/**
+ * Args, and an approval's digest input, too long to keep in their row (issue 10 point 1). SQLite
+ * rewrites a whole row on every update (and reads every column before the one it needs), so 8 MB of
+ * args in the Call row made each of the call's state changes — claimed, started, lease renewed,
+ * finished, signed — cost tens of milliseconds of synchronous writing on the event loop. A long text
+ * is written once, before its row, as CallPayload parts of PART_LENGTH (one statement each, the
+ * event loop free between them); its row's column then holds IN_PARTS. Readers ask payloadText (or
+ * readPayloadNow when serialising an answer), never the column alone.
+ */
+
+/** Longest text (UTF-16 code units) kept in its row; longer ones go to parts. */
+export const INLINE_PAYLOAD_MAX_LENGTH = 64 * 1024;
+
+/** Length of one part (UTF-16 code units): a few milliseconds to write. */
+const PART_LENGTH = 512 * 1024;
+
+/** What a row's column holds when its text is in parts: never valid JSON, so never a real value. */
+export const IN_PARTS = "";
+
+/** Which text of a call a payload is. */
+export type PayloadKind = "args" | "digestInput";
+
+/** Splits `text` in parts of about PART_LENGTH, never between the two halves of a surrogate pair. */
+function splitParts(text: string): string[] {
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + PART_LENGTH, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  return parts;
+}
+
+/**
+ * Stores `text` for call `callId` and returns what its row's column must hold: the text itself when
+ * at most INLINE_PAYLOAD_MAX_LENGTH, else IN_PARTS after writing the parts (call dropPayloads when the
+ * row is then not stored).
+ */
+export async function storePayload(callId: string, kind: PayloadKind, text: string): Promise<string> {
+  if (text.length <= INLINE_PAYLOAD_MAX_LENGTH) return text;
+  const parts = splitParts(text);
+  for (const [part, chunk] of parts.entries()) {
+    await statements().$executeRaw`INSERT INTO "CallPayload" ("callId", "kind", "part", "text") VALUES (${callId}, ${kind}, ${part}, ${chunk})`;
+    await yieldToEventLoop();
+  }
+  return IN_PARTS;
+}
+
+/** Removes every part stored for call `callId` (its row was not stored, or is gone). */
+export async function dropPayloads(callId: string): Promise<void> {
+  await statements().$executeRaw`DELETE FROM "CallPayload" WHERE "callId" = ${callId}`;
+}
+
+/** The text of `column` (a row's value for `kind`): the column itself, or its parts when it says IN_PARTS. Throws when the parts are missing. */
+export async function payloadText(callId: string, kind: PayloadKind, column: string): Promise<string> {
+  if (column !== IN_PARTS) return column;
+  const rows = await statements().$queryRaw<Array<{ text: string }>>`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} ORDER BY "part"`;
+  return joinParts(callId, kind, rows);
+}
+
+/** payloadText, synchronously (for an answer being serialised: lib/server/http/stored-json.ts). */
+export function readPayloadNow(callId: string, kind: PayloadKind): string {
+  const rows = readNowUnlocked`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} ORDER BY "part"` as Array<{ text: string }>;
+  return joinParts(callId, kind, rows);
+}
+
+function joinParts(callId: string, kind: PayloadKind, rows: Array<{ text: string }>): string {
+  if (rows.length === 0) throw new Error(`call ${callId}: its ${kind} are stored in parts, and none is there`);
+  return rows.map((row) => row.text).join("");
+}
+
+/** Removes parts whose call is not stored (a request that failed between writing them and its row). Returns how many. */
+export async function dropOrphanPayloads(): Promise<number> {
+  return statements().$executeRaw`DELETE FROM "CallPayload" WHERE "callId" NOT IN (SELECT "id" FROM "Call")`;
+}
