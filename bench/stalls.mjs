@@ -99,6 +99,9 @@ export async function benchStalls({ server, loopDelayFile, intervalMs }) {
       { rawBody: true, timeoutMs: 300_000, headers: { accept: "application/json, text/event-stream" } },
     ),
   );
+  await measure("persona YAML import of 20,000 keys (184 KiB; the YAML library's unique-key check is quadratic)", 400, () =>
+    request(baseUrl, "POST", "/api/v1/personas/import", Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join("\n"), { rawBody: true, timeoutMs: 300_000, headers: { ...admin, "content-type": "text/yaml" } }),
+  );
   await measure(`persona glob ${"a*".repeat(40)}c against a ${LONG_NAME_LENGTH}-character name`, 403, () =>
     request(baseUrl, "POST", `/api/v1/skills/${"a".repeat(LONG_NAME_LENGTH)}/calls`, { args: {}, persona: "stall_starry" }),
   );

@@ -2,6 +2,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { JsonSchema } from "@/lib/types/skill";
 import canonicalize from "canonicalize";
+import { parseDocument } from "yaml";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type SchemaDialect } from "./ajv";
 
@@ -102,8 +103,29 @@ function tooDeep(value, maxDepth) {
   }
   return false;
 }
+let YAML = null;
+function parseYamlJob(job) {
+  YAML = YAML || load("yaml");
+  const document = YAML.parseDocument(job.yaml.text, job.yaml.options);
+  const problem = document.errors[0] || document.warnings[0];
+  if (problem) return { id: job.id, ok: false, refusal: "json", message: String(problem.message) };
+  try {
+    return { id: job.id, ok: true, canonical: "", value: document.toJS({ maxAliasCount: job.yaml.maxAliasCount }) };
+  } catch (error) {
+    return { id: job.id, ok: false, refusal: "json", message: String(error && error.message) };
+  }
+}
 parentPort.on("message", (job) => {
   let reply;
+  if (job.yaml) {
+    try {
+      reply = parseYamlJob(job);
+    } catch (error) {
+      reply = { id: job.id, failure: String((error && error.message) || error) };
+    }
+    parentPort.postMessage(reply);
+    return;
+  }
   try {
     let args;
     try {
@@ -153,6 +175,8 @@ interface Job {
   argsJson: string;
   /** Whether valid args come back with their canonical text (a result check needs none). */
   canonical: boolean;
+  /** A YAML document to parse instead (parseYamlOffThread): no schema, no args. */
+  yaml?: { text: string; options: Record<string, unknown>; maxAliasCount: number };
   budgetMs: number;
   resolve(validation: CanonicalArgsValidation): void;
   reject(error: unknown): void;
@@ -167,7 +191,7 @@ export type ArgsTextRefusal = "json" | "type" | "depth" | "canonical";
 
 type WorkerReply =
   | { ready: true }
-  | { id: number; ok: true; canonical: string }
+  | { id: number; ok: true; canonical: string; value?: unknown }
   | { id: number; ok: false; errors: AjvError[] }
   | { id: number; ok: false; refusal: ArgsTextRefusal; message?: string }
   | { id: number; failure: string };
@@ -177,7 +201,7 @@ type WorkerReply =
  * pass; for refused ones the schema's errors, or (`refusal`) why the text never reached the schema,
  * with the parser's `message` for text that is not JSON.
  */
-export type CanonicalArgsValidation = { ok: true; canonical: string } | { ok: false; errors: AjvError[]; refusal?: ArgsTextRefusal; message?: string };
+export type CanonicalArgsValidation = { ok: true; canonical: string; value?: unknown } | { ok: false; errors: AjvError[]; refusal?: ArgsTextRefusal; message?: string };
 
 interface ValidatorState {
   worker: Worker | null;
@@ -221,6 +245,7 @@ function refused(message: string, params: Record<string, unknown>): CanonicalArg
 }
 
 function validateInThread(job: Job): void {
+  if (job.yaml) return parseYamlInThread(job);
   try {
     let args: unknown;
     try {
@@ -308,7 +333,7 @@ function startWorker(): void {
     state.current = null;
     worker.unref();
     if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
-    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical });
+    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical, value: reply.value });
     else if ("refusal" in reply) current.job.resolve({ ok: false, errors: [], refusal: reply.refusal, message: reply.message });
     else current.job.resolve({ ok: false, errors: reply.errors ?? [] });
     pump();
@@ -349,7 +374,7 @@ function pump(): void {
   }, job.budgetMs);
   state.current = { job, timer };
   worker.ref();
-  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical });
+  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical, yaml: job.yaml });
 }
 
 /**
@@ -414,4 +439,36 @@ export async function checkJsonObjectText(text: string): Promise<string | null> 
   if (validation.refusal === "type") return "it is not a JSON object";
   if (validation.refusal === "depth") return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
   return validation.errors[0]?.message ?? "it could not be checked";
+}
+
+function parseYamlInThread(job: Job): void {
+  const yaml = job.yaml!;
+  try {
+    const document = parseDocument(yaml.text, yaml.options);
+    const problem = document.errors[0] ?? document.warnings[0];
+    if (problem) return job.resolve({ ok: false, errors: [], refusal: "json", message: problem.message });
+    job.resolve({ ok: true, canonical: "", value: document.toJS({ maxAliasCount: yaml.maxAliasCount }) });
+  } catch (error) {
+    job.resolve({ ok: false, errors: [], refusal: "json", message: (error as Error).message });
+  }
+}
+
+/** Longest time, in ms, one YAML document may take to parse in the validation thread. */
+export const YAML_PARSE_BUDGET_MS = 2000;
+
+/**
+ * Parses a YAML document (the `yaml` package's parseDocument with `options`, then toJS with
+ * `maxAliasCount`) in the validation thread, with bounded time and heap, as args are validated (issue
+ * 10 point 1: a persona import of 256 KiB took seconds of the event loop). Resolves `{ok: true,
+ * value}`, or `{ok: false, message}` for a document that does not parse (its first error or warning,
+ * as the library words it), takes longer than YAML_PARSE_BUDGET_MS, or exhausts the thread's heap.
+ */
+export async function parseYamlOffThread(text: string, options: Record<string, unknown>, maxAliasCount: number): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  const outcome = await new Promise<CanonicalArgsValidation>((resolve, reject) => {
+    state.queue.push({ id: state.nextJobId++, schema: {}, schemaId: 0, dialect: "draft-07", argsJson: "", canonical: false, yaml: { text, options, maxAliasCount }, budgetMs: YAML_PARSE_BUDGET_MS, resolve, reject });
+    pump();
+  });
+  if (outcome.ok) return { ok: true, value: outcome.value };
+  const budget = outcome.errors.find((error) => error.keyword === "budget");
+  return { ok: false, message: budget ? budget.message!.replace("validating the args", "parsing the YAML").replace("they are refused", "it is refused") : (outcome.message ?? "it does not parse") };
 }

@@ -13,6 +13,7 @@ import canonicalize from "canonicalize";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
+import * as importRoute from "@/app/api/v1/personas/import/route";
 import { db } from "@/lib/server/db";
 import { digestCall } from "@/lib/server/skills/skill-digest";
 import { invoke } from "../helpers/route-client";
@@ -119,6 +120,18 @@ describe("hostile persona globs", () => {
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`${longName}: ${longName} is not in persona starry's skills.allow`);
     expect(worstGapMs).toBeLessThan(STALL_BOUND_MS);
+  });
+});
+
+describe("hostile persona imports", () => {
+  it("parses a YAML import off the main thread: 20,000 keys (the library's unique-key check is quadratic: 4.7 s) are refused at the budget, the console serving meanwhile", async () => {
+    const yaml = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join("\n");
+    const { value: response, stallMs } = await worstStall(() =>
+      invoke(importRoute.POST, "/api/v1/personas/import", { body: yaml, headers: { "content-type": "text/yaml" } }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: unknown }).error).toEqual({ code: "bad_request", message: "the YAML does not parse: parsing the YAML took longer than 2000 ms; it is refused" });
+    expect(stallMs).toBeLessThan(STALL_BOUND_MS);
   });
 });
 

@@ -3,7 +3,7 @@ import type { Identity } from "@/lib/types/identity";
 import type { Persona } from "@/lib/types/persona";
 import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
-import { parsePersonasYaml } from "./persona-yaml";
+import { parsePersonasYamlOffThread } from "./persona-yaml";
 import { auditActor, toPersona, toPersonaRow } from "./persona-store";
 
 /** What an import did: the stored personas in document order, and which names were new or replaced. */
@@ -21,7 +21,7 @@ export interface ImportResult {
  * (`bad_request` naming the persona and field, `args_too_large`).
  */
 export async function importPersonas(identity: Identity, text: string): Promise<ImportResult> {
-  const inputs = parsePersonasYaml(text);
+  const inputs = await parsePersonasYamlOffThread(text);
   return db().$transaction(async (tx) => {
     const result: ImportResult = { personas: [], created: [], replaced: [] };
     for (const input of inputs) {

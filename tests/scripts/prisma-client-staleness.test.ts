@@ -1,0 +1,35 @@
+/**
+ * `npm start` regenerates the Prisma client when prisma/schema.prisma changed since it was generated
+ * (a pull without `npm ci`): the build type-checked against the old client and failed.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error -- a plain ESM script without type declarations
+import { prismaClientIsStale } from "../../scripts/ensure-install.mjs";
+
+function project(schema: string, generatedFrom: string | null): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "client-staleness-"));
+  fs.mkdirSync(path.join(root, "prisma"));
+  fs.writeFileSync(path.join(root, "prisma", "schema.prisma"), schema);
+  if (generatedFrom !== null) {
+    fs.mkdirSync(path.join(root, "node_modules", ".prisma", "client"), { recursive: true });
+    fs.writeFileSync(path.join(root, "node_modules", ".prisma", "client", "index.js"), `const config = {\n  "inlineSchema": ${JSON.stringify(generatedFrom)},\n  "inlineSchemaHash": "x"\n}\n`);
+  }
+  return root;
+}
+
+describe("prismaClientIsStale", () => {
+  const schema = "model Call {\n  id String @id\n  args String\n}\n";
+  it("is false for the schema the client was generated from, reformatted as Prisma does", () => {
+    expect(prismaClientIsStale(project(schema, "model Call {\n  id   String @id\n  args String\n}"))).toBe(false);
+  });
+  it("is true after the schema gained a model, and when no client was generated", () => {
+    expect(prismaClientIsStale(project(`${schema}model CallPayload {\n  callId String @id\n}\n`, schema))).toBe(true);
+    expect(prismaClientIsStale(project(schema, null))).toBe(true);
+  });
+  it("is false for this checkout once npm ci or prisma generate ran", () => {
+    expect(prismaClientIsStale()).toBe(false);
+  });
+});
