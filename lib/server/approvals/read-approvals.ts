@@ -5,7 +5,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { toCall, toListedCall } from "../calls/call-record";
 import { LISTING_INLINE_MAX_BYTES, payloadBytesSql, selectCallSummariesSql } from "../calls/call-sql";
-import { IN_PARTS, readPayloadNow } from "../calls/call-payloads";
+import { IN_PARTS, payloadParts } from "../calls/call-payloads";
 import { statements } from "../db-statements";
 import { defineStoredJson } from "../http/stored-json";
 import { expireDueApprovals } from "./expire-approvals";
@@ -50,7 +50,7 @@ export function toApproval(row: Omit<ApprovalRow, "digestInput"> & { digestInput
     skillFiles: skillInput?.files ? skillInput.files.filter((file) => Array.isArray(file) && file[1] !== "d").length : null,
   };
   // The canonical JSON the console wrote when the call was requested (it holds the args): served as stored.
-  if (row.digestInput !== null) defineStoredJson(approval, "digestInput", row.digestInput === IN_PARTS ? () => readPayloadNow(row.callId, "digestInput") : row.digestInput, null);
+  if (row.digestInput !== null) defineStoredJson(approval, "digestInput", row.digestInput === IN_PARTS ? payloadParts(row.callId, "digestInput") : row.digestInput, null);
   return approval;
 }
 

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { statements, readNowUnlocked } from "../db-statements";
+import type { StoredParts } from "../http/stored-json";
 
 /**
  * Args, and an approval's digest input, too long to keep in their row (issue 10 point 1). SQLite
@@ -67,6 +68,21 @@ export async function payloadText(callId: string, kind: PayloadKind, column: str
 export function readPayloadNow(callId: string, kind: PayloadKind): string {
   const rows = readNowUnlocked`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} ORDER BY "part"` as Array<{ text: string }>;
   return joinParts(callId, kind, rows);
+}
+
+/**
+ * The stored text of call `callId`'s `kind` as StoredParts (lib/server/http/stored-json.ts): read whole,
+ * or part by part for a streamed answer. Reading throws when the call has no such parts.
+ */
+export function payloadParts(callId: string, kind: PayloadKind): StoredParts {
+  return {
+    whole: () => readPayloadNow(callId, kind),
+    part(index: number): string | null {
+      const rows = readNowUnlocked`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} AND "part" = ${index}` as Array<{ text: string }>;
+      if (rows.length === 0 && index === 0) throw new Error(`call ${callId}: its ${kind} are stored in parts, and none is there`);
+      return rows[0]?.text ?? null;
+    },
+  };
 }
 
 function joinParts(callId: string, kind: PayloadKind, rows: Array<{ text: string }>): string {

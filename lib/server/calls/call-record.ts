@@ -2,7 +2,7 @@ import type { Call as CallRow, CallEvent as CallEventRow } from "@prisma/client"
 import type { Call, CallEvent, CallSandbox, CallStatus } from "@/lib/types/call";
 import { defineStoredJson, withFields } from "../http/stored-json";
 import type { CallSummaryRow } from "./call-sql";
-import { IN_PARTS, readPayloadNow } from "./call-payloads";
+import { IN_PARTS, payloadParts } from "./call-payloads";
 
 /**
  * Maps a database row to the API's Call shape (DESIGN.md "Call"). `args` and `result` (JSON text
@@ -35,7 +35,7 @@ export function toCall(row: CallRow): Call {
     worker: row.workerName,
     sandbox: parseSandbox(row.sandbox),
   } as Call;
-  defineStoredJson(call, "args", row.args === IN_PARTS ? () => readPayloadNow(row.id, "args") : row.args, {});
+  defineStoredJson(call, "args", row.args === IN_PARTS ? payloadParts(row.id, "args") : row.args, {});
   defineStoredJson(call, "result", row.result, null);
   return call;
 }

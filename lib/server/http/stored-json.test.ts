@@ -42,6 +42,25 @@ describe("stored JSON", () => {
     expect(stringifyJson(call)).toBe('{"id":"c1","args":{"n":1},"result":{"r":2},"status":"succeeded"}');
   });
 
+  it("streams a text kept in parts one part per read, the answer the same JSON", async () => {
+    const parts = ['{"s":"', "x".repeat(10), '","n":1}'];
+    const reads: number[] = [];
+    const call = { id: "c1", args: {} as unknown, status: "queued" };
+    defineStoredJson(call, "args", { whole: () => parts.join(""), part: (index: number) => (reads.push(index), parts[index] ?? null) }, {});
+    const response = jsonResponse({ call, calls: [] }, { status: 200 });
+    const reader = response.body!.getReader();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(new TextDecoder().decode(value));
+    }
+    expect(chunks).toEqual(['{"call":{"id":"c1","args":', ...parts, ',"status":"queued"},"calls":[]}']);
+    expect(reads).toEqual([0, 1, 2, 3]);
+    expect(JSON.parse(chunks.join(""))).toEqual({ call: { id: "c1", args: { s: "x".repeat(10), n: 1 }, status: "queued" }, calls: [] });
+    expect(stringifyJson({ call })).toBe(chunks.slice(0, -1).join("") + ',"status":"queued"}}');
+  });
+
   it("answers JSON with the stored text and the status asked for", async () => {
     const response = jsonResponse({ call: storedCall("{}", null) }, { status: 202 });
     expect(response.status).toBe(202);

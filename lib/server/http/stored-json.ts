@@ -13,11 +13,20 @@ import { randomBytes } from "node:crypto";
 const STORED_KEY = Symbol.for("skill-console.stored-json");
 const stored: WeakMap<object, Map<string, StoredText>> = ((globalThis as Record<symbol, WeakMap<object, Map<string, StoredText>> | undefined>)[STORED_KEY] ??= new WeakMap());
 
-/** A stored JSON text, or how to read it (synchronously) when it is first needed (CallPayload parts). */
-export type StoredText = string | (() => string);
+/**
+ * A stored JSON text kept in parts elsewhere (CallPayload): read whole, or one part at a time (null
+ * past the last), synchronously, when an answer needs it.
+ */
+export interface StoredParts {
+  whole(): string;
+  part(index: number): string | null;
+}
+
+/** A stored JSON text, or how to read it when it is first needed. */
+export type StoredText = string | StoredParts;
 
 function textOf(text: StoredText): string {
-  return typeof text === "string" ? text : text();
+  return typeof text === "string" ? text : text.whole();
 }
 
 type Holder = Record<string, unknown>;
@@ -86,7 +95,16 @@ export function withFields<T extends object, E extends object>(source: T, extra:
  * appears in the output only where this function put one (a per-call random nonce besides).
  */
 export function stringifyJson(value: unknown): string {
-  const spliced: string[] = [];
+  const { pieces, spliced } = serialise(value);
+  return pieces.map((piece) => (typeof piece === "string" ? piece : textOf(spliced[piece]!))).join("");
+}
+
+/**
+ * JSON.stringify of `value` with each stored-JSON property replaced by a marker, cut at the markers:
+ * `pieces` are serialised text (strings) and indexes into `spliced`, the stored texts, in order.
+ */
+function serialise(value: unknown): { pieces: Array<string | number>; spliced: StoredText[] } {
+  const spliced: StoredText[] = [];
   const nonce = randomBytes(6).toString("hex");
   const output = JSON.stringify(value, function (this: unknown, _key: string, current: unknown) {
     if (current === null || typeof current !== "object") return current;
@@ -98,19 +116,60 @@ export function stringifyJson(value: unknown): string {
       const text = texts.get(key);
       if (text !== undefined) {
         copy[key] = `\u0000${nonce}:${spliced.length}\u0000`;
-        spliced.push(textOf(text));
+        spliced.push(text);
       } else copy[key] = "get" in descriptor && descriptor.get ? descriptor.get.call(current) : descriptor.value;
     }
     return copy;
   });
-  if (spliced.length === 0) return output;
+  if (spliced.length === 0) return { pieces: [output], spliced };
+  const pieces: Array<string | number> = [];
   const marker = new RegExp(`"\\\\u0000${nonce}:(\\d+)\\\\u0000"`, "g");
-  return output.replace(marker, (_match, index: string) => spliced[Number(index)]!);
+  let from = 0;
+  for (const match of output.matchAll(marker)) {
+    pieces.push(output.slice(from, match.index), Number(match[1]));
+    from = match.index + match[0].length;
+  }
+  pieces.push(output.slice(from));
+  return { pieces, spliced };
 }
 
-/** Response.json with stringifyJson: a JSON answer whose stored-JSON properties are written unparsed. */
+/**
+ * Response.json with stringifyJson: a JSON answer whose stored-JSON properties are written unparsed;
+ * when one is kept in parts (StoredParts), the answer streams, one part per read.
+ */
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json");
-  return new Response(stringifyJson(body), { ...init, headers });
+  const { pieces, spliced } = serialise(body);
+  if (!spliced.some((text) => typeof text !== "string")) {
+    return new Response(pieces.map((piece) => (typeof piece === "string" ? piece : (spliced[piece] as string))).join(""), { ...init, headers });
+  }
+  // Texts in parts (megabytes of args) are streamed a part per pull, the event loop free between
+  // parts, rather than read, joined and encoded in one go (issue 10 point 1).
+  const encoder = new TextEncoder();
+  let index = 0;
+  let part = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      while (index < pieces.length) {
+        const piece = pieces[index]!;
+        const text = typeof piece === "string" ? piece : spliced[piece]!;
+        if (typeof text === "string") {
+          index += 1;
+          if (text !== "") return controller.enqueue(encoder.encode(text));
+          continue;
+        }
+        const chunk = text.part(part);
+        if (chunk === null) {
+          index += 1;
+          part = 0;
+          continue;
+        }
+        part += 1;
+        return controller.enqueue(encoder.encode(chunk));
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { ...init, headers });
 }
