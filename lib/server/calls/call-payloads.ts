@@ -85,6 +85,26 @@ export function payloadParts(callId: string, kind: PayloadKind): StoredParts {
   };
 }
 
+/**
+ * Call `callId`'s `kind` as the JSON *string* holding that text (what a claim's `argsJson` is), as
+ * StoredParts: the opening quote, each part escaped on its own (escaping is per character, and parts
+ * never split a surrogate pair), the closing quote. So a claim streams megabytes of args too.
+ */
+export function payloadAsJsonString(callId: string, kind: PayloadKind): StoredParts {
+  const parts = payloadParts(callId, kind);
+  let count: number | null = null;
+  return {
+    whole: () => JSON.stringify(parts.whole()),
+    part(index: number): string | null {
+      if (index === 0) return '"';
+      const raw = parts.part(index - 1);
+      if (raw !== null) return JSON.stringify(raw).slice(1, -1);
+      count ??= (readNowUnlocked`SELECT count(*) AS "n" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind}` as Array<{ n: number }>)[0]!.n;
+      return index - 1 === count ? '"' : null;
+    },
+  };
+}
+
 function joinParts(callId: string, kind: PayloadKind, rows: Array<{ text: string }>): string {
   if (rows.length === 0) throw new Error(`call ${callId}: its ${kind} are stored in parts, and none is there`);
   return rows.map((row) => row.text).join("");

@@ -40,7 +40,9 @@ export function announceToWorker(workerId: string): void {
  */
 export async function waitForWork(workerId: string, timeoutMs: number, signal: AbortSignal | undefined, check: () => Promise<boolean>): Promise<void> {
   let wake!: () => void;
-  const woken = new Promise<void>((resolve) => (wake = resolve));
+  // Woken in a task of its own: a claim then never runs on in the request that queued the call
+  // (one stretch of the event loop for both; issue 10 point 1).
+  const woken = new Promise<void>((resolve) => (wake = () => void setImmediate(resolve)));
   const waiter: Waiter = { workerId, wake };
   state.waiters.add(waiter);
   const timer = setTimeout(wake, timeoutMs);

@@ -1,4 +1,5 @@
-import { payloadText } from "../calls/call-payloads";
+import { IN_PARTS, payloadAsJsonString } from "../calls/call-payloads";
+import { defineStoredJson } from "../http/stored-json";
 import { Prisma, type Worker as WorkerRow } from "@prisma/client";
 import type { CallAssignment, ClaimResponse, WorkerSandbox } from "@/lib/types/worker";
 import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-queue";
@@ -112,15 +113,18 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
     });
     if (!row) continue;
     releaseQueueRoom(candidate.id);
-    claimed.push({
+    const assignment: CallAssignment = {
       callId: row.id,
       skill: row.skill,
       skillDigest: candidate.skillDigest,
       digest: row.digest ?? "",
-      argsJson: await payloadText(row.id, "args", row.args),
+      argsJson: row.args,
       leaseUntil: leaseUntil.toISOString(),
       ...(candidate.skillInput ? { skillInput: candidate.skillInput } : {}),
-    });
+    };
+    // Long args are streamed from their parts into the answer (stored-json.ts), never joined here.
+    if (row.args === IN_PARTS) defineStoredJson(assignment, "argsJson", payloadAsJsonString(row.id, "args"), "");
+    claimed.push(assignment);
   }
   return claimed;
 }
