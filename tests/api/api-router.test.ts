@@ -53,6 +53,23 @@ const routes: ApiRoute[] = [
       },
     }),
   },
+  {
+    segments: ["api", "v1", "big-stream"],
+    // 40 chunks of 1 MiB: each write fills the socket's buffer, so the router waits for drain 40 times.
+    load: () => ({
+      GET: async () => {
+        let sent = 0;
+        const chunk = new Uint8Array(1024 * 1024).fill(0x61);
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ === 40) return controller.close();
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/plain" } });
+      },
+    }),
+  },
   { segments: ["api", "v1", "broken"], load: () => ({ GET: async () => Promise.reject(new Error("boom")) }) },
   { segments: ["api", "[...path]"], load: () => ({ GET: async (_r: Request, c: { params: Promise<unknown> }) => Response.json({ route: "catch-all", params: await c.params }) }) },
 ];
@@ -141,6 +158,31 @@ describe("serving", () => {
     expect(page.status).toBe(299);
     expect(page.body).toBe("left to Next.js");
     expect((await raw("GET", "/apiary")).status).toBe(299);
+  });
+
+  it("waits for drain under backpressure without piling up listeners on the response (a warning past 10)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const response = await new Promise<{ bytes: number }>((resolve, reject) => {
+        http.get(`${base}/api/v1/big-stream`, (answer) => {
+          let bytes = 0;
+          // A slow reader: the server's writes outrun it and wait for drain.
+          answer.on("data", (data: Buffer) => {
+            bytes += data.length;
+            answer.pause();
+            setTimeout(() => answer.resume(), 1);
+          });
+          answer.on("end", () => resolve({ bytes }));
+        }).on("error", reject);
+      });
+      expect(response.bytes).toBe(40 * 1024 * 1024);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it("streams the answer and aborts the request's signal when the client leaves", async () => {

@@ -140,6 +140,22 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
 }
 
 /** Streams a web Response into a node:http response (headers, status, body), stopping when the client leaves. */
+/**
+ * Resolves when `response` drains or closes, leaving no listener behind (one per wait would pile up
+ * over a long stream written under backpressure: an SSE timeline, an answer streamed in parts).
+ */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
+}
+
 async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
@@ -161,7 +177,7 @@ async function writeResponse(answer: Response, response: ServerResponse, headOnl
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!response.write(value)) await new Promise<void>((resolve) => response.once("drain", resolve).once("close", resolve));
+      if (!response.write(value)) await drained(response);
       if (response.destroyed) break;
     }
   } catch {
