@@ -1,5 +1,4 @@
 import { handleMcpRequest, mcpIdentity, mcpMethodNotAllowed } from "@/lib/server/tools/mcp-server";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/mcp`: the console's MCP server (Streamable HTTP, stateless; issue 5 point 6), authenticated
@@ -11,7 +10,7 @@ export async function POST(request: Request): Promise<Response> {
     return await handleMcpRequest(request);
   } catch (error) {
     console.error("MCP request failed:", error);
-    return jsonResponse({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error; see the console's log." }, id: null }, { status: 500 });
+    return Response.json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error; see the console's log." }, id: null }, { status: 500 });
   }
 }
 

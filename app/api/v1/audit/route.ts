@@ -1,6 +1,5 @@
 import { listAudit } from "@/lib/server/audit/audit-trail";
 import { apiRoute, intParam, stringParam } from "@/lib/server/http/api-route";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/audit?limit=…&before=…&callId=…` (viewer and above) → `{entries: AuditEntry[]}`, newest
@@ -8,5 +7,5 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
  */
 export const GET = apiRoute(async (request: Request) => {
   const url = new URL(request.url);
-  return jsonResponse({ entries: await listAudit({ limit: intParam(url, "limit"), before: intParam(url, "before"), callId: stringParam(url, "callId") }) });
+  return Response.json({ entries: await listAudit({ limit: intParam(url, "limit"), before: intParam(url, "before"), callId: stringParam(url, "callId") }) });
 });

@@ -2,10 +2,9 @@ import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { listPersonas } from "@/lib/server/personas/persona-store";
 import { createPersona } from "@/lib/server/personas/save-persona";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** `GET /api/v1/personas` (viewer and above) → `{personas: Persona[]}` by name. */
-export const GET = apiRoute(async () => jsonResponse({ personas: await listPersonas() }));
+export const GET = apiRoute(async () => Response.json({ personas: await listPersonas() }));
 
 /**
  * `POST /api/v1/personas` `{name, description?, permission_mode, skills?: {allow?, deny?}, categories?}`
@@ -15,7 +14,7 @@ export const POST = apiRoute(
   async (request: Request, _context: unknown, identity) => {
     const body = await readJsonBody(request, 256 * 1024);
     if (body === undefined) throw new AppError("bad_request", 'the body must be a persona {"name", "permission_mode", ...}');
-    return jsonResponse({ persona: await createPersona(identity, body) }, { status: 201 });
+    return Response.json({ persona: await createPersona(identity, body) }, { status: 201 });
   },
   { role: "admin" },
 );

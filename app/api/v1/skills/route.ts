@@ -3,7 +3,6 @@ import { personaListsSkill, requirePersona } from "@/lib/server/personas/persona
 import { resolveCallPersona } from "@/lib/server/policy/guard";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { toPublicSkill } from "@/lib/server/skills/registered-skill";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/skills?category=&q=&persona=` → `{skills: Skill[]}` sorted by category then name
@@ -17,5 +16,5 @@ export const GET = apiRoute(async (request: Request, _context: unknown, identity
   const persona = identity.token ? await resolveCallPersona(identity, personaName) : personaName === null ? null : await requirePersona(personaName);
   const registry = await getRegistry();
   const skills = registry.list({ category: stringParam(url, "category"), q: stringParam(url, "q") }).filter((skill) => persona === null || personaListsSkill(persona, skill));
-  return jsonResponse({ skills: skills.map((skill) => toPublicSkill(skill)) });
+  return Response.json({ skills: skills.map((skill) => toPublicSkill(skill)) });
 });

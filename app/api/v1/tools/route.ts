@@ -3,7 +3,6 @@ import { apiRoute, stringParam } from "@/lib/server/http/api-route";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { formatTools, TOOL_FORMATS, toolDefinitionsFor, type ToolFormat } from "@/lib/server/tools/skill-tools";
 import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/tools?persona=&format=openai|anthropic` (viewer and above) → `{"tools": [...]}`: the LLM
@@ -20,5 +19,5 @@ export const GET = apiRoute(async (request: Request, _context: unknown, identity
   }
   const persona = await resolveToolPersona(identity, stringParam(url, "persona") ?? null, { required: true });
   const tools = toolDefinitionsFor(persona, await getRegistry());
-  return jsonResponse({ tools: formatTools(tools, format as ToolFormat) });
+  return Response.json({ tools: formatTools(tools, format as ToolFormat) });
 });

@@ -2,10 +2,9 @@ import { createUser, listUsers } from "@/lib/server/auth/users";
 import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { refuseUnknownFields } from "@/lib/server/http/known-fields";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** `GET /api/v1/users` (admin) → `{users: ConsoleUser[]}`, oldest first. */
-export const GET = apiRoute(async () => jsonResponse({ users: await listUsers() }), { role: "admin" });
+export const GET = apiRoute(async () => Response.json({ users: await listUsers() }), { role: "admin" });
 
 /**
  * `POST /api/v1/users` `{email, password, role, name?}` (admin) → 201 `{user}`; 400 for a bad field
@@ -17,7 +16,7 @@ export const POST = apiRoute(
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", 'the body must be {"email", "password", "role"}');
     refuseUnknownFields(body, ["email", "password", "role", "name"], "a user");
     const user = await createUser(body as Record<string, unknown> as { email: unknown; password: unknown; role: unknown }, identity);
-    return jsonResponse({ user }, { status: 201 });
+    return Response.json({ user }, { status: 201 });
   },
   { role: "admin" },
 );

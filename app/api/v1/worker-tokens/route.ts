@@ -2,10 +2,9 @@ import { apiRoute } from "@/lib/server/http/api-route";
 import { parseRequestBody } from "@/lib/server/http/request-body";
 import { createWorkerToken, listWorkerTokens, type NewWorkerToken } from "@/lib/server/workers/worker-tokens";
 import { NEW_WORKER_TOKEN_SCHEMA } from "@/lib/validation/worker-requests";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** `GET /api/v1/worker-tokens` (admin) → 200 `{workerTokens: [WorkerToken]}`, newest first, never the tokens themselves. */
-export const GET = apiRoute(async () => jsonResponse({ workerTokens: await listWorkerTokens() }), { role: "admin" });
+export const GET = apiRoute(async () => Response.json({ workerTokens: await listWorkerTokens() }), { role: "admin" });
 
 /**
  * `POST /api/v1/worker-tokens` `{name, labels?}` (admin, a person) → 201 `{token, workerToken}`: the
@@ -16,7 +15,7 @@ export const POST = apiRoute(
     const body = await parseRequestBody<{ name: string; labels?: string[] }>(request, NEW_WORKER_TOKEN_SCHEMA, "a worker token", 64 * 1024);
     const input: NewWorkerToken = { name: body.name.trim(), labels: body.labels ?? [] };
     const { token, info } = await createWorkerToken(identity, input);
-    return jsonResponse({ token, workerToken: info }, { status: 201 });
+    return Response.json({ token, workerToken: info }, { status: 201 });
   },
   { role: "admin", person: "create worker tokens" },
 );

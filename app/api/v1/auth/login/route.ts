@@ -3,7 +3,6 @@ import { signIn } from "@/lib/server/auth/sign-in";
 import { AppError, errorResponse } from "@/lib/server/errors";
 import { publicApiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { refuseUnknownFields } from "@/lib/server/http/known-fields";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/auth/login` `{email, password}` → 200 `{user}` with the session cookie set; 400 for a
@@ -18,7 +17,7 @@ export const POST = publicApiRoute(async (request: Request) => {
     const { user, setCookies } = await signIn(body as { email: unknown; password: unknown }, clientAddress(request), request.headers);
     const headers = new Headers();
     for (const cookie of setCookies) headers.append("set-cookie", cookie);
-    return jsonResponse({ user }, { headers });
+    return Response.json({ user }, { headers });
   } catch (error) {
     if (error instanceof AppError && error.code === "rate_limited") {
       const response = errorResponse(error);

@@ -2,7 +2,6 @@ import { apiRoute } from "@/lib/server/http/api-route";
 import { failStaleQueuedCalls } from "@/lib/server/requests/fail-stale-queued-calls";
 import { reloadRegistry } from "@/lib/server/skills/registry";
 import { requestWorkerRescans } from "@/lib/server/workers/claim-calls";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/loader/reload` (operator and above) → `{report: LoaderReport}` of a fresh scan of every
@@ -14,7 +13,7 @@ export const POST = apiRoute(
     const report = await reloadRegistry();
     await failStaleQueuedCalls();
     await requestWorkerRescans();
-    return jsonResponse({ report });
+    return Response.json({ report });
   },
   { role: "operator" },
 );

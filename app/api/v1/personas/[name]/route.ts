@@ -3,7 +3,6 @@ import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { deletePersona } from "@/lib/server/personas/delete-persona";
 import { findPersona } from "@/lib/server/personas/persona-store";
 import { replacePersona } from "@/lib/server/personas/save-persona";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 type Context = { params: Promise<{ name: string }> };
 
@@ -12,7 +11,7 @@ export const GET = apiRoute(async (_request: Request, context: Context) => {
   const { name } = await context.params;
   const persona = await findPersona(name);
   if (!persona) throw new AppError("not_found", `no persona named ${JSON.stringify(name)}`);
-  return jsonResponse({ persona });
+  return Response.json({ persona });
 });
 
 /**
@@ -24,7 +23,7 @@ export const PUT = apiRoute(
     const { name } = await context.params;
     const body = await readJsonBody(request, 256 * 1024);
     if (body === undefined) throw new AppError("bad_request", 'the body must be a persona {"permission_mode", "skills", ...}');
-    return jsonResponse({ persona: await replacePersona(identity, name, body) });
+    return Response.json({ persona: await replacePersona(identity, name, body) });
   },
   { role: "admin" },
 );
@@ -36,7 +35,7 @@ export const PUT = apiRoute(
 export const DELETE = apiRoute(
   async (_request: Request, context: Context, identity) => {
     const { name } = await context.params;
-    return jsonResponse({ persona: await deletePersona(identity, name) });
+    return Response.json({ persona: await deletePersona(identity, name) });
   },
   { role: "admin" },
 );

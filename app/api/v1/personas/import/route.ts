@@ -1,7 +1,6 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { importPersonas } from "@/lib/server/personas/import-personas";
 import { readYamlBody } from "@/lib/server/personas/read-yaml-body";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/personas/import` with a `text/yaml` or `application/yaml` body (admin): a list of
@@ -10,6 +9,6 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
  * 256 KiB.
  */
 export const POST = apiRoute(
-  async (request: Request, _context: unknown, identity) => jsonResponse(await importPersonas(identity, await readYamlBody(request))),
+  async (request: Request, _context: unknown, identity) => Response.json(await importPersonas(identity, await readYamlBody(request))),
   { role: "admin" },
 );

@@ -4,7 +4,6 @@ import { resolveCallPersona } from "@/lib/server/policy/guard";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { toPublicSkill } from "@/lib/server/skills/registered-skill";
 import { visibleSkill } from "@/lib/server/tools/read-skill-tools";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/skills/{name}` → `{skill: Skill}`; for a native skill this is seed 004's level 2, so it
@@ -18,5 +17,5 @@ export const GET = apiRoute(async (_request: Request, context: { params: Promise
   const registry = await getRegistry();
   const skill = identity.token ? visibleSkill(await resolveCallPersona(identity, null), registry, name) : registry.get(name);
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(name)}`);
-  return jsonResponse({ skill: toPublicSkill(skill, 2) });
+  return Response.json({ skill: toPublicSkill(skill, 2) });
 });

@@ -1,12 +1,11 @@
 import { revokeApiToken } from "@/lib/server/auth/api-tokens";
 import { apiRoute } from "@/lib/server/http/api-route";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /** `DELETE /api/v1/tokens/{id}` (its owner, or an admin) → 200 `{token}` revoked; 404 otherwise. */
 export const DELETE = apiRoute(
   async (_request: Request, context: { params: Promise<{ id: string }> }, identity) => {
     const { id } = await context.params;
-    return jsonResponse({ token: await revokeApiToken(identity, id) });
+    return Response.json({ token: await revokeApiToken(identity, id) });
   },
   { role: "operator" },
 );

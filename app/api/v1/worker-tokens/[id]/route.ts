@@ -1,6 +1,5 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { revokeWorkerToken } from "@/lib/server/workers/worker-tokens";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `DELETE /api/v1/worker-tokens/{id}` (admin, a person) → 200 `{workerToken}` revoked: its workers are
@@ -9,7 +8,7 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
 export const DELETE = apiRoute(
   async (_request, context: { params: Promise<{ id: string }> }, identity) => {
     const { id } = await context.params;
-    return jsonResponse({ workerToken: await revokeWorkerToken(identity, id) });
+    return Response.json({ workerToken: await revokeWorkerToken(identity, id) });
   },
   { role: "admin", person: "revoke worker tokens" },
 );

@@ -3,7 +3,6 @@ import { workerRoute } from "@/lib/server/http/worker-route";
 import { registerWorker } from "@/lib/server/workers/register-worker";
 import type { WorkerRegistration } from "@/lib/types/worker";
 import { SKILLS_REPORT_MAX_NODES, WORKER_REGISTRATION_SCHEMA } from "@/lib/validation/worker-requests";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/workers/register` (worker token only) body WorkerRegistration → 201 `{worker:
@@ -12,5 +11,5 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
  */
 export const POST = workerRoute(async (request, _context, caller) => {
   const registration = await parseRequestBody<WorkerRegistration>(request, WORKER_REGISTRATION_SCHEMA, "a worker registration", DEFAULT_BODY_LIMIT_BYTES, SKILLS_REPORT_MAX_NODES);
-  return jsonResponse({ worker: await registerWorker(caller, registration) }, { status: 201 });
+  return Response.json({ worker: await registerWorker(caller, registration) }, { status: 201 });
 });

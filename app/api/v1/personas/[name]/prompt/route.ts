@@ -3,7 +3,6 @@ import { apiRoute, stringParam } from "@/lib/server/http/api-route";
 import { findPersona } from "@/lib/server/personas/persona-store";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { personaSkillsPrompt } from "@/lib/server/tools/persona-prompt";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/personas/{name}/prompt` (viewer and above) → `{"persona", "prompt"}`: the level-1 skills
@@ -22,5 +21,5 @@ export const GET = apiRoute(async (request: Request, context: { params: Promise<
   if (!persona) throw new AppError("not_found", `no persona named ${JSON.stringify(name)}`);
   const prompt = personaSkillsPrompt(persona, await getRegistry());
   if (format === "text") return new Response(prompt, { headers: { "content-type": "text/plain; charset=utf-8" } });
-  return jsonResponse({ persona: persona.name, prompt });
+  return Response.json({ persona: persona.name, prompt });
 });

@@ -3,7 +3,6 @@ import { resolveCallPersona } from "@/lib/server/policy/guard";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { visibleSkill } from "@/lib/server/tools/read-skill-tools";
 import { skillHolders } from "@/lib/server/workers/skill-holders";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `GET /api/v1/skills/{name}/workers` (viewer and above) → 200 SkillHolders `{digest, digestError,
@@ -13,5 +12,5 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
 export const GET = apiRoute(async (_request, context: { params: Promise<{ name: string }> }, identity) => {
   const { name } = await context.params;
   if (identity.token) visibleSkill(await resolveCallPersona(identity, null), await getRegistry(), name);
-  return jsonResponse(await skillHolders(name));
+  return Response.json(await skillHolders(name));
 });

@@ -4,7 +4,6 @@ import { workerRoute } from "@/lib/server/http/worker-route";
 import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
 import type { LeaseRequest } from "@/lib/types/worker";
 import { LEASE_REQUEST_SCHEMA } from "@/lib/validation/worker-requests";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
  * `POST /api/v1/workers/{id}/lease` `{running: [callId]}` (the worker's own token) → 200 `{cancel,
@@ -14,5 +13,5 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
   const { id } = await context.params;
   await requireWorkerSession(caller, id, "renew leases");
   const body = await parseRequestBody<LeaseRequest>(request, LEASE_REQUEST_SCHEMA, "a lease renewal", 256 * 1024);
-  return jsonResponse(await renewWorkerLeases(id, body.running));
+  return Response.json(await renewWorkerLeases(id, body.running));
 });

@@ -6,7 +6,6 @@ import { openSkillResource } from "@/lib/server/skills/native/read-resource";
 import { getRegistry } from "@/lib/server/skills/registry";
 import { visibleSkill } from "@/lib/server/tools/read-skill-tools";
 import { resolveToolPersona } from "@/lib/server/tools/tool-persona";
-import { jsonResponse } from "@/lib/server/http/stored-json";
 
 // Every answer of this route: never sniffed into something runnable, never run as a page.
 const SAFE_HEADERS = { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox", "Cache-Control": "private, no-store" };
@@ -44,7 +43,7 @@ export const GET = apiRoute(async (request: Request, context: { params: Promise<
   const limit = config().resourceLimitBytes;
   const opened = await openSkillResource(skill, requested, limit);
 
-  if (format === "json") return jsonResponse({ resource: opened.content }, { headers: SAFE_HEADERS });
+  if (format === "json") return Response.json({ resource: opened.content }, { headers: SAFE_HEADERS });
   if (opened.tooLarge || !opened.bytes) {
     throw new AppError("too_large", `${requested} is ${opened.content.size} bytes, larger than the ${limit}-byte limit (SKILL_RESOURCE_LIMIT_BYTES); ask with ?format=json for its description`);
   }
