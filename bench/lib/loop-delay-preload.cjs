@@ -52,6 +52,42 @@ if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BE
     }
   }, Number(process.env.BENCH_LOOP_DELAY_INTERVAL_MS) || 1000);
   timer.unref();
+  if (process.env.BENCH_LONG_TASKS_FILE) {
+    // Investigation aid: every callback of the main thread that runs longer than 20 ms, with the type
+    // of its async resource and where that resource was made (a stack captured at each resource's
+    // creation: slow, for diagnosis only), appended to $BENCH_LONG_TASKS_FILE as JSON lines.
+    const asyncHooks = require("node:async_hooks");
+    const origins = new Map();
+    const started = new Map();
+    asyncHooks
+      .createHook({
+        init(id, type) {
+          const holder = {};
+          Error.captureStackTrace(holder);
+          origins.set(id, { type, stack: holder.stack.split("\n").slice(2, 14).map((line) => line.trim()).filter((line) => !line.includes("node:internal/async_hooks")) });
+        },
+        before(id) {
+          started.set(id, performance.now());
+        },
+        after(id) {
+          const from = started.get(id);
+          started.delete(id);
+          if (from === undefined) return;
+          const ms = performance.now() - from;
+          if (ms > 20) {
+            try {
+              fs.appendFileSync(process.env.BENCH_LONG_TASKS_FILE, `${JSON.stringify({ at: Date.now(), ms, ...origins.get(id) })}\n`);
+            } catch {
+              // diagnosis only
+            }
+          }
+        },
+        destroy(id) {
+          origins.delete(id);
+        },
+      })
+      .enable();
+  }
   if (process.env.BENCH_HEAP_SNAPSHOT_DIR) {
     // Investigation aid: `kill -USR2 <console pid>` writes a heap snapshot there (the soak takes
     // one after its warm-up and one at its end when the variable is set).
