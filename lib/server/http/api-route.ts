@@ -128,6 +128,7 @@ export async function readScannedBody(request: Request, limitBytes: number, shap
   if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLarge(limitBytes);
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let sinceYield = 0;
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
@@ -139,10 +140,17 @@ export async function readScannedBody(request: Request, limitBytes: number, shap
         throw new BodyTooLarge(limitBytes);
       }
       try {
-        // In slices, the event loop free between them: a body may arrive as one chunk of megabytes.
+        // In slices, the event loop free between them (timers included): a body may arrive as one
+        // chunk of megabytes, or as a hundred 64 KiB chunks already buffered, whose reads resolve
+        // one after another without ever leaving the microtask queue.
         for (let at = 0; at < value.byteLength; at += SCAN_SLICE_BYTES) {
-          if (at > 0) await yieldToEventLoop();
-          shape.push(value.subarray(at, at + SCAN_SLICE_BYTES));
+          const slice = value.subarray(at, at + SCAN_SLICE_BYTES);
+          if (sinceYield + slice.byteLength > SCAN_SLICE_BYTES) {
+            await yieldToEventLoop();
+            sinceYield = 0;
+          }
+          shape.push(slice);
+          sinceYield += slice.byteLength;
         }
       } catch (error) {
         await reader.cancel().catch(() => undefined);
