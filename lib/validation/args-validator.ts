@@ -145,7 +145,10 @@ parentPort.on("message", (job) => {
       else {
         // RFC 8785 has no form for what JSON.parse accepts beyond it (1e400 is Infinity, a lone surrogate).
         try {
-          reply = { id: job.id, ok, canonical: canonicalize(args) };
+          const canonical = canonicalize(args);
+          // Args sent canonical already (compact, keys sorted) come back as null: the main thread
+          // keeps its own copy rather than receive megabytes of the same text.
+          reply = canonical === job.argsJson ? { id: job.id, ok, canonical: null } : { id: job.id, ok, canonical };
         } catch (error) {
           reply = { id: job.id, ok: false, refusal: "canonical", message: String(error && error.message) };
         }
@@ -191,7 +194,7 @@ export type ArgsTextRefusal = "json" | "type" | "depth" | "canonical";
 
 type WorkerReply =
   | { ready: true }
-  | { id: number; ok: true; canonical: string; value?: unknown }
+  | { id: number; ok: true; canonical: string | null; value?: unknown }
   | { id: number; ok: false; errors: AjvError[] }
   | { id: number; ok: false; refusal: ArgsTextRefusal; message?: string }
   | { id: number; failure: string };
@@ -333,7 +336,7 @@ function startWorker(): void {
     state.current = null;
     worker.unref();
     if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
-    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical, value: reply.value });
+    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical ?? current.job.argsJson, value: reply.value });
     else if ("refusal" in reply) current.job.resolve({ ok: false, errors: [], refusal: reply.refusal, message: reply.message });
     else current.job.resolve({ ok: false, errors: reply.errors ?? [] });
     pump();
