@@ -20,6 +20,9 @@
  *   --callers lists the call stacks (3 frames up) that spend self time in functions matching the regex;
  *   --long-tasks=N lists the N longest stretches of uninterrupted main-thread work (event-loop stalls)
  *   with the project (lib/, app/) and database frames most present in each;
+ *   --stalls=FILE lists the longest event-loop delays a bench recorded in FILE (bench/lib/loop-delay-preload.cjs
+ *   with $BENCH_STALL_GAPS_FILE: a timer's late firings) with the frames sampled meanwhile — a stall
+ *   made of many short callbacks (a stream's chunks, a chain of promises) shows there, not as one long task;
  *   a directory is searched for *.cpuprofile (only those of process N with --pid); files are summed.
  */
 import fs from "node:fs";
@@ -34,6 +37,15 @@ const focus = opt("focus", null);
 const callers = opt("callers", null);
 const longTasks = Number(opt("long-tasks", 0));
 const pid = opt("pid", null);
+const stallsFile = opt("stalls", null);
+/** Recorded event-loop delays ({endUs, gapMs}, the profiles' clock), each with the frames sampled within it. */
+const stalls = stallsFile
+  ? fs
+      .readFileSync(stallsFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => ({ ...JSON.parse(line), samples: 0, frames: new Map() }))
+  : [];
 const groups = args.includes("--groups");
 const per = Number(opt("per", 0)) || null;
 const inputs = args.filter((a) => !a.startsWith("--"));
@@ -225,9 +237,23 @@ for (const file of files) {
   };
   const deltas = profile.timeDeltas ?? [];
   let task = null;
+  let sampledUs = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     const ms = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
     const node = nodes.get(profile.samples[i]);
+    sampledUs += deltas[i] ?? 0;
+    for (const stall of stalls) {
+      if (sampledUs > stall.endUs || sampledUs < stall.endUs - stall.gapMs * 1000) continue;
+      stall.samples += 1;
+      const seen = new Set();
+      for (let id = node.id; id !== undefined; id = parent.get(id)) {
+        const key = keyOf(nodes.get(id));
+        if (!seen.has(key) && (id === node.id || /^(lib|app)\/|node_modules\/(@prisma|better-sqlite3)/.test(frameOf(nodes.get(id)).file))) {
+          seen.add(key);
+          add(stall.frames, id === node.id ? `self: ${key}` : key, ms);
+        }
+      }
+    }
     totalMs += ms;
     const name = node.callFrame.functionName;
     if (name === "(idle)" || name === "(program)") {
@@ -293,6 +319,14 @@ if (longTasks) {
   for (const t of tasks.sort((a, b) => b.ms - a.ms).slice(0, longTasks)) {
     const frames = [...t.frames].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, ms]) => `${k} (${ms.toFixed(0)})`).join("; ");
     console.log(`| ${t.ms.toFixed(0)} | ${frames || "(framework/start-up)"} |`);
+  }
+}
+if (stallsFile) {
+  console.log(`\nLongest event-loop delays recorded in ${stallsFile} (of ${stalls.length}), with what was sampled meanwhile`);
+  console.log("| delay ms | samples | most present project/database frames and self frames (ms) |\n| ---: | ---: | --- |");
+  for (const stall of stalls.filter((s) => s.samples > 0).sort((a, b) => b.gapMs - a.gapMs).slice(0, longTasks || 8)) {
+    const frames = [...stall.frames].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} (${ms.toFixed(0)})`).join("; ");
+    console.log(`| ${stall.gapMs.toFixed(0)} | ${stall.samples} | ${frames} |`);
   }
 }
 if (callers) print(`Self time in /${callers}/ by call stack`, callerStacks, top);

@@ -52,6 +52,25 @@ if (isMainThread && /console-server\.mjs$/.test(argv[0] ?? "") && process.env.BE
     }
   }, Number(process.env.BENCH_LOOP_DELAY_INTERVAL_MS) || 1000);
   timer.unref();
+  if (process.env.BENCH_STALL_GAPS_FILE) {
+    // Investigation aid: a 1 ms interval timer; each time it fires more than 25 ms late, the delay's end
+    // (process.hrtime in µs, the clock of V8's CPU profiles) and length are appended to
+    // $BENCH_STALL_GAPS_FILE as `{endUs, gapMs}`, for `bench/profile-summary.mjs --stalls=FILE` (with
+    // --cpu-prof) to show what ran meanwhile.
+    let last = process.hrtime.bigint();
+    setInterval(() => {
+      const now = process.hrtime.bigint();
+      const gapMs = Number(now - last) / 1e6;
+      last = now;
+      if (gapMs > 25) {
+        try {
+          fs.appendFileSync(process.env.BENCH_STALL_GAPS_FILE, `${JSON.stringify({ endUs: Number(now / 1000n), gapMs })}\n`);
+        } catch {
+          // diagnosis only
+        }
+      }
+    }, 1).unref();
+  }
   if (process.env.BENCH_LONG_TASKS_FILE) {
     // Investigation aid: every callback of the main thread that runs longer than 20 ms, with the type
     // of its async resource and where that resource was made (a stack captured at each resource's

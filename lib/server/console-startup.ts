@@ -5,6 +5,7 @@ import { dbReady } from "./db";
 import { config } from "./env";
 import { ensureDefaultPersona } from "./personas/persona-store";
 import { dropOrphanPayloads } from "./calls/call-payloads";
+import { precompileRequestSchemas } from "./http/request-body";
 import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
 import { getRegistry } from "./skills/registry";
 import { mintLocalWorkerToken } from "./workers/local-worker";
@@ -22,7 +23,7 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
  * are served only after the first loader scan): opens the database, creates the default persona and
  * the first admin when missing (issue 4), runs the first skill scan, fails the queued calls whose skill
- * changed since (failStaleQueuedCalls), drops CallPayload parts no stored call names, ends `interrupted` the running
+ * changed since (failStaleQueuedCalls), drops CallPayload parts no stored call names, compiles the request body schemas, ends `interrupted` the running
  * calls whose worker's lease lapsed (and keeps sweeping for them every third of CALL_LEASE_MS, at most
  * every second), expires approvals and confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS,
  * and installs the hook that mints the local worker's token (LOCAL_WORKER_HOOK_KEY). Idempotent; a
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
   // Parts of long args whose request died before storing its call (call-payloads.ts).
   await dropOrphanPayloads();
   await sweepLapsedLeases();
+  await precompileRequestSchemas();
   (globalThis as Record<symbol, unknown>)[LOCAL_WORKER_HOOK_KEY] = mintLocalWorkerToken;
   setInterval(() => void sweepLapsedLeases(), Math.min(1000, Math.max(100, Math.floor(leaseMs / 3)))).unref();
   setInterval(() => void sweepExpired(), EXPIRY_SWEEP_MS).unref();

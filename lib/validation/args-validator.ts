@@ -32,6 +32,14 @@ const WORKER_START_MS = 15_000;
  */
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require("node:worker_threads");
+// This thread runs at nice 10: parsing, validating and canonicalizing megabytes of args here must not
+// take a CPU from the main thread, which serves every other request (issue 10 point 1; on 2 cores the
+// main thread otherwise waited for one). /proc/thread-self names this thread's id, and setpriority
+// on a thread id sets that thread's nice value alone (Linux). Elsewhere it stays at the process's.
+try {
+  const threadId = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
+  if (Number.isInteger(threadId) && threadId > 0) require("node:os").setPriority(threadId, 10);
+} catch {}
 const load = (name) => {
   let loaded;
   try {

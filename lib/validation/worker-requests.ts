@@ -143,3 +143,14 @@ export const NEW_WORKER_TOKEN_SCHEMA = {
   required: ["name"],
   properties: { name: { type: "string", minLength: 1, maxLength: 100, pattern: "\\S" }, labels: { type: "array", items: LABEL, maxItems: 64, uniqueItems: true } },
 } as const satisfies JsonSchema;
+
+/** Every request body schema above, for the console to compile at start-up (precompileRequestSchemas). */
+export const REQUEST_BODY_SCHEMAS: readonly JsonSchema[] = [
+  WORKER_REGISTRATION_SCHEMA,
+  WORKER_SKILLS_SCHEMA,
+  CLAIM_REQUEST_SCHEMA,
+  LEASE_REQUEST_SCHEMA,
+  EVENTS_REPORT_SCHEMA,
+  FINISH_REPORT_SCHEMA,
+  NEW_WORKER_TOKEN_SCHEMA,
+];

@@ -8,6 +8,8 @@ import { createApiRouter, matchRoute, sortRoutes, type ApiRoute } from "@/lib/se
 // bodies in and out, cookies, and a client that leaves in the middle of a stream.
 
 const aborted: string[] = [];
+/** What the busy-stream route saw: chunks made, and how many when a timer set at the first one fired. */
+const busyStream: { pulls: number; pullsWhenTimerFired: number | null } = { pulls: 0, pullsWhenTimerFired: null };
 
 const routes: ApiRoute[] = [
   { segments: ["api", "v1", "calls"], load: () => ({ GET: async () => Response.json({ route: "calls" }) }) },
@@ -64,6 +66,28 @@ const routes: ApiRoute[] = [
           pull(controller) {
             if (sent++ === 40) return controller.close();
             controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/plain" } });
+      },
+    }),
+  },
+  {
+    segments: ["api", "v1", "busy-stream"],
+    // 30 small chunks, each 2 ms of synchronous work to make (as a part read from the database is): the
+    // socket never fills, so only the router itself can let the event loop turn between them.
+    load: () => ({
+      GET: async () => {
+        busyStream.pulls = 0;
+        busyStream.pullsWhenTimerFired = null;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (busyStream.pulls === 0) setTimeout(() => (busyStream.pullsWhenTimerFired = busyStream.pulls), 0);
+            if (busyStream.pulls === 30) return controller.close();
+            busyStream.pulls += 1;
+            const until = performance.now() + 2;
+            while (performance.now() < until);
+            controller.enqueue(new TextEncoder().encode(`chunk ${busyStream.pulls}\n`));
           },
         });
         return new Response(body, { headers: { "content-type": "text/plain" } });
@@ -183,6 +207,15 @@ describe("serving", () => {
     } finally {
       process.off("warning", onWarning);
     }
+  });
+
+  it("lets the event loop turn while it writes a long answer the client reads as fast as it comes (issue 10 point 1)", async () => {
+    const answer = await raw("GET", "/api/v1/busy-stream");
+    expect(answer.body).toBe(Array.from({ length: 30 }, (_, i) => `chunk ${i + 1}\n`).join(""));
+    // Without the router's turns, the whole answer goes out in one turn: the timer fires after the 30th chunk.
+    expect(busyStream.pulls).toBe(30);
+    expect(busyStream.pullsWhenTimerFired).not.toBeNull();
+    expect(busyStream.pullsWhenTimerFired!).toBeLessThan(30);
   });
 
   it("streams the answer and aborts the request's signal when the client leaves", async () => {

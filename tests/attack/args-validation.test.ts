@@ -86,6 +86,17 @@ describe("validation time is bounded (catastrophic patterns, quadratic uniqueIte
   }, 120_000);
 });
 
+describe("the validation thread's priority", () => {
+  it("runs at nice 10, so megabytes of args to check never take a CPU from the main thread", async () => {
+    // A call validated in the thread starts it (if no earlier test did).
+    expect((await startCall("words", { args: { text: "hello" } })).status).not.toBe(500);
+    const niceOf = (task: string) => Number(fs.readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+    const tasks = fs.readdirSync("/proc/self/task");
+    expect(niceOf(String(process.pid))).toBe(0);
+    expect(tasks.map(niceOf).filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe("the size of an invalid_args answer", () => {
   it("reports at most MAX_REPORTED_ERRORS ajv errors, however many items are wrong", async () => {
     const itemsSchema = await startCall("typed_items", { args: { items: Array.from({ length: 5000 }, (_, i) => i) } });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import * as personasRoute from "@/app/api/v1/personas/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
+import * as usersRoute from "@/app/api/v1/users/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
@@ -20,6 +21,7 @@ import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-
 import { worstStall } from "../helpers/stall-watch";
 import { ensureDefaultTestWorker } from "../helpers/test-worker";
 import { waitForStatus } from "../api/approvals-fixtures";
+import { createPerson } from "../helpers/test-people";
 
 let testConsole: TestConsole;
 let holder: Database.Database | null = null;
@@ -96,6 +98,28 @@ describe("a database another process keeps locked", () => {
       releaseTheFile();
     }
   });
+
+  it("answers a refused attempt 403 while the file is locked, and records it once the lock goes, stamped when it was refused", async () => {
+    const operator = await createPerson("operator");
+    const entries = () => db().auditEvent.findMany({ where: { action: "access.refused", actor: operator.email } });
+    lockTheFile();
+    let refusedAt: number;
+    try {
+      const response = await invoke(usersRoute.POST, "/api/v1/users", { as: operator.headers, body: { email: "x@console.local", password: "x".repeat(16), role: "admin" } });
+      refusedAt = Date.now();
+      expect(response.status).toBe(403);
+      expect(await entries()).toEqual([]);
+    } finally {
+      releaseTheFile();
+    }
+    let rows = await entries();
+    for (let tries = 0; tries < 100 && rows.length === 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await entries();
+    }
+    expect(rows.map((row) => JSON.parse(row.details) as { reason: string }).map((details) => details.reason)).toEqual([`this needs the admin role; ${operator.email} is an operator`]);
+    expect(rows[0]!.at.getTime()).toBeLessThanOrEqual(refusedAt);
+  }, 30_000);
 
   it("keeps a result produced while the file was locked: the call ends succeeded with it once the lock goes", async () => {
     const fs = await import("node:fs");

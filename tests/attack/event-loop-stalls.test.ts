@@ -136,11 +136,25 @@ describe("hostile persona imports", () => {
 });
 
 describe("the call digest", () => {
-  it("composed around the canonical args text equals the canonical JSON of the whole document", () => {
-    const cases: unknown[] = [{}, { b: 1, a: [3, { z: null, y: "é\u2028" }] }, { n: 1e21, m: 0.1, s: "\"quoted\"\n" }, { deep: [[[[{ x: true }]]]] }];
+  it("composed around the canonical args text equals the canonical JSON of the whole document", async () => {
+    // The last two are hashed in slices of 1 Mi code units; in the last, a surrogate pair straddles the first slice's end.
+    const cases: unknown[] = [
+      {},
+      { b: 1, a: [3, { z: null, y: "é\u2028" }] },
+      { n: 1e21, m: 0.1, s: "\"quoted\"\n" },
+      { deep: [[[[{ x: true }]]]] },
+      { long: "x".repeat(3 * 1024 * 1024) },
+      { long: `${"y".repeat(1024 * 1024 - 10)}\u{1F600}${"z".repeat(1024 * 1024)}` },
+    ];
     for (const args of cases) {
       const canonicalArgs = canonicalize(args)!;
-      expect(digestCall("disk_usage", "s".repeat(64), canonicalArgs)).toEqual({
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const digest = digestCall("disk_usage", "s".repeat(64), canonicalArgs);
+      await digest;
+      // Longer args are hashed a slice per turn of the event loop: an immediate set before came first.
+      expect(turned).toBe(canonicalArgs.length > 1024 * 1024);
+      expect(await digest).toEqual({
         digest: sha256(canonicalize({ skill: "disk_usage", skillDigest: "s".repeat(64), args })!),
         text: canonicalize({ skill: "disk_usage", skillDigest: "s".repeat(64), args }),
       });

@@ -1,6 +1,8 @@
 import type { AuditEntry } from "@/lib/types/audit";
 import { db } from "../db";
+import { isDatabaseBusy } from "../db-busy";
 import { statements, type SqlRunner } from "../db-statements";
+import { AppError } from "../errors";
 
 /** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
 export interface AuditInput {
@@ -12,6 +14,8 @@ export interface AuditInput {
   skill?: string | null;
   digest?: string | null;
   details?: Record<string, unknown>;
+  /** When it happened (default: now, as it is written). */
+  at?: Date;
 }
 
 /** Statements or a transaction (ours or Prisma's), so an entry can be written with the change it records. */
@@ -26,7 +30,74 @@ type Writer = Pick<SqlRunner, "$executeRaw">;
 export async function recordAudit(input: AuditInput, writer: Writer = statements()): Promise<void> {
   // Plain SQL: an entry is written with most of the call path's changes, and a model insert costs ~1 ms of CPU more.
   await writer.$executeRaw`INSERT INTO "AuditEvent" ("at", "action", "actor", "actorId", "callId", "approvalId", "skill", "digest", "details")
-    VALUES (${new Date()}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
+    VALUES (${input.at ?? new Date()}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
+}
+
+/** Most refusal entries kept for a busy database at once (recordRefusal); more are dropped and counted in the log. */
+export const REFUSAL_BACKLOG_MAX = 10_000;
+
+/** How often kept refusal entries are tried again while the database stays busy, in ms. */
+const REFUSAL_RETRY_MS = 1000;
+
+/** Refusal entries the busy database has not taken yet, oldest first, on globalThis (one per process, shared by the route bundles). */
+const BACKLOG_KEY = Symbol.for("skill-console.refusal-backlog");
+const backlog: { entries: AuditInput[]; timer: NodeJS.Timeout | null; dropped: number } = ((globalThis as Record<symbol, unknown>)[BACKLOG_KEY] ??= {
+  entries: [],
+  timer: null,
+  dropped: 0,
+}) as { entries: AuditInput[]; timer: NodeJS.Timeout | null; dropped: number };
+
+function isBusyFailure(error: unknown): boolean {
+  return isDatabaseBusy(error) || (error instanceof AppError && error.code === "unavailable");
+}
+
+/**
+ * Appends an entry about a refused attempt (issue 10 point 4: every refused attempt is an audit
+ * entry) so that a busy database does not lose it nor turn the refusal into a 503: tries it once as
+ * recordAudit does (within the statement layer's busy budget); when the database stays busy, keeps
+ * the entry, stamped with the time of the refusal, and writes it in the background, tried every
+ * REFUSAL_RETRY_MS, in order, until the database takes it (at most REFUSAL_BACKLOG_MAX kept; past
+ * that, entries are dropped and counted in the log). Resolves once written or kept; rejects only for
+ * an error other than a busy database.
+ */
+export async function recordRefusal(input: AuditInput): Promise<void> {
+  const entry = { ...input, at: input.at ?? new Date() };
+  if (backlog.entries.length === 0) {
+    try {
+      await recordAudit(entry);
+      return;
+    } catch (error) {
+      if (!isBusyFailure(error)) throw error;
+    }
+  }
+  if (backlog.entries.length >= REFUSAL_BACKLOG_MAX) {
+    backlog.dropped += 1;
+    if (backlog.dropped === 1 || backlog.dropped % 1000 === 0) console.error(`audit: the database stayed busy; ${backlog.dropped} refused attempts could not be kept for the audit trail`);
+    return;
+  }
+  backlog.entries.push(entry);
+  backlog.timer ??= setTimeout(writeBacklog, REFUSAL_RETRY_MS).unref();
+}
+
+/** Writes the kept refusal entries in order until the database is busy again (then tries later). */
+async function writeBacklog(): Promise<void> {
+  backlog.timer = null;
+  while (backlog.entries.length > 0) {
+    try {
+      await recordAudit(backlog.entries[0]!);
+      backlog.entries.shift();
+    } catch (error) {
+      if (!isBusyFailure(error)) {
+        console.error("audit: a kept refused attempt could not be written:", error);
+        backlog.entries.shift();
+        continue;
+      }
+      backlog.timer = setTimeout(writeBacklog, REFUSAL_RETRY_MS).unref();
+      return;
+    }
+  }
+  if (backlog.dropped > 0) console.error(`audit: ${backlog.dropped} refused attempts were not recorded while the database was busy`);
+  backlog.dropped = 0;
 }
 
 /**

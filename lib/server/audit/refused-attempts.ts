@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { clientAddress } from "../auth/client-address";
-import { recordAudit } from "./audit-trail";
+import { recordRefusal } from "./audit-trail";
 
 /** Refusals recorded already by the step that refused (e.g. `call.refused`), so the route does not record them twice. */
 const recorded = new WeakSet<object>();
@@ -24,8 +24,9 @@ function subjectOf(path: string): { approvalId?: string; callId?: string } {
  * bad origin — every 403 `forbidden` or `bad_origin` an API route answers) as an `access.refused`
  * audit entry with who (`actor`, or `anonymous` before anyone was identified), what (method, path, the
  * approval or call it names) and why (the error's code and message), and the client address. Other
- * errors, and refusals the refusing step recorded itself (markRecorded), are left alone. A failure to
- * write is logged; the refusal stands either way. Never throws.
+ * errors, and refusals the refusing step recorded itself (markRecorded), are left alone. A busy
+ * database delays the entry, never loses it (recordRefusal); another failure to write is logged; the
+ * refusal stands either way. Never throws.
  */
 export async function recordRefusedAttempt(request: Request, error: unknown, who: { actor: string; actorId: string | null } | null): Promise<void> {
   if (!(error instanceof AppError) || (error.code !== "forbidden" && error.code !== "bad_origin") || recorded.has(error)) return;
@@ -36,7 +37,7 @@ export async function recordRefusedAttempt(request: Request, error: unknown, who
     // An unparsable URL still gets its entry, without a path.
   }
   try {
-    await recordAudit({
+    await recordRefusal({
       action: "access.refused",
       actor: who?.actor ?? "anonymous",
       actorId: who?.actorId ?? null,

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
@@ -139,7 +140,6 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
   };
 }
 
-/** Streams a web Response into a node:http response (headers, status, body), stopping when the client leaves. */
 /**
  * Resolves when `response` drains or closes, leaving no listener behind (one per wait would pile up
  * over a long stream written under backpressure: an SSE timeline, an answer streamed in parts).
@@ -156,6 +156,13 @@ function drained(response: ServerResponse): Promise<void> {
   });
 }
 
+/** Longest stretch (ms) writeResponse writes an answer's body without letting the event loop turn. */
+const WRITE_TURN_MS = 4;
+
+/**
+ * Streams a web Response into a node:http response (headers, status, body), the event loop turning at
+ * least every WRITE_TURN_MS, and stops when the client leaves.
+ */
 async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
@@ -174,11 +181,19 @@ async function writeResponse(answer: Response, response: ServerResponse, headOnl
   const stop = () => void reader.cancel().catch(() => undefined);
   response.once("close", stop);
   try {
+    let since = performance.now();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (!response.write(value)) await drained(response);
       if (response.destroyed) break;
+      // A local client drains the socket as fast as it is written: "drain" then comes on the next tick
+      // and the whole answer (megabytes of args read part by part) would go out in one turn of the event
+      // loop. Every WRITE_TURN_MS the loop gets its turn (issue 10 point 1).
+      if (performance.now() - since >= WRITE_TURN_MS) {
+        await yieldToEventLoop();
+        since = performance.now();
+      }
     }
   } catch {
     // The client went away, or the stream failed after its headers: nothing more to send.

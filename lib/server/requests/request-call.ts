@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Call } from "@/lib/types/call";
 import type { Identity } from "@/lib/types/identity";
-import { recordAudit, type AuditInput } from "../audit/audit-trail";
+import { recordRefusal, type AuditInput } from "../audit/audit-trail";
 import { markRecorded } from "../audit/refused-attempts";
 import { auditActor } from "../approvals/audit-actor";
 import { requestApproval } from "../approvals/store-waiting-call";
@@ -120,7 +120,7 @@ async function auditRefusal<T>(identity: Identity, skillName: string, persona: s
     return await step();
   } catch (error) {
     if (error instanceof AppError && error.code === "forbidden") {
-      await recordAudit({ action: "call.refused", actor: auditActor(identity), actorId: identity.userId, skill: skillName, details: { persona, reason: error.message } });
+      await recordRefusal({ action: "call.refused", actor: auditActor(identity), actorId: identity.userId, skill: skillName, details: { persona, reason: error.message } });
       markRecorded(error);
     }
     throw error;

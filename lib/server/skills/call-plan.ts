@@ -120,7 +120,7 @@ async function planSubprocess(skill: Extract<RegisteredSkill, { kind: "subproces
   const read = await readSkill(skill, settings);
   return {
     skill: read.digest,
-    call: digestCall(skill.name, read.digest.digest, argsJson),
+    call: await digestCall(skill.name, read.digest.digest, argsJson),
     folder: skill.workingDirectory,
     content: read.content,
     outsideEntry: read.outsideEntry,
@@ -186,7 +186,7 @@ async function planScript(skill: Extract<RegisteredSkill, { kind: "native" }>, a
   const scriptPath = path.join(skill.skillDir, ...target.path.split("/"));
   return {
     skill: skillDigest,
-    call: digestCall(skill.name, skillDigest.digest, argsJson),
+    call: await digestCall(skill.name, skillDigest.digest, argsJson),
     folder: skill.skillDir,
     content,
     outsideEntry: null,

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { SandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
@@ -85,6 +86,9 @@ export interface CallDigest {
   text: string;
 }
 
+/** Longest slice of args (UTF-16 code units) hashed in one go by digestCall: a few ms of the event loop. */
+const HASH_SLICE_LENGTH = 1024 * 1024;
+
 /**
  * The digest a call is bound to (DESIGN.md "Dual-sign rules": the exact canonical args and what the
  * skill is — its folder's content, manifest, env_allow, timeout and sandbox declaration — through its
@@ -92,12 +96,26 @@ export interface CallDigest {
  * is the call's stored args text, which checkArgs made canonical already; the document is composed
  * around it as canonicalize would write it (keys `args` < `skill` < `skillDigest`), so the args are
  * neither parsed nor canonicalized again (issue 10 point 1: once per call, never on the main thread for
- * large args). A text that is not canonical simply gives another digest, so it cannot match an
- * approval made on the canonical one. Pure.
+ * large args). Args longer than HASH_SLICE_LENGTH are hashed a slice at a time, the event loop free
+ * between slices (8 MB hashed at once held it ~20 ms); a slice never ends between the two halves of a
+ * surrogate pair, so the bytes hashed are the UTF-8 of the whole text. A text that is not canonical
+ * simply gives another digest, so it cannot match an approval made on the canonical one. Resolves to
+ * `{digest, text}`; never rejects.
  */
-export function digestCall(skill: string, skillDigest: string, argsJson: string): CallDigest {
-  const text = `{"args":${argsJson},"skill":${JSON.stringify(skill)},"skillDigest":${JSON.stringify(skillDigest)}}`;
-  return { digest: sha256(text), text };
+export async function digestCall(skill: string, skillDigest: string, argsJson: string): Promise<CallDigest> {
+  const head = `{"args":`;
+  const tail = `,"skill":${JSON.stringify(skill)},"skillDigest":${JSON.stringify(skillDigest)}}`;
+  const hash = createHash("sha256").update(head);
+  for (let start = 0; start < argsJson.length; ) {
+    let end = Math.min(start + HASH_SLICE_LENGTH, argsJson.length);
+    const last = argsJson.charCodeAt(end - 1);
+    if (end < argsJson.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    hash.update(start === 0 && end === argsJson.length ? argsJson : argsJson.slice(start, end));
+    start = end;
+    if (start < argsJson.length) await yieldToEventLoop();
+  }
+  hash.update(tail);
+  return { digest: hash.digest("hex"), text: `${head}${argsJson}${tail}` };
 }
 
 const PART_NAMES: Record<string, string> = {

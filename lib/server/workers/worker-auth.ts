@@ -1,6 +1,6 @@
 import type { Worker as WorkerRow, WorkerToken as WorkerTokenRow } from "@prisma/client";
 import { noteWorkerContact } from "./worker-contact";
-import { recordAudit } from "../audit/audit-trail";
+import { recordRefusal } from "../audit/audit-trail";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { hashWorkerToken, parseLabels, WORKER_TOKEN_PREFIX } from "./worker-tokens";
@@ -53,8 +53,8 @@ export async function requireWorkerSession(caller: WorkerCaller, workerId: strin
   return worker;
 }
 
-/** Writes a `worker.refused` audit entry and throws AppError `forbidden` with `reason`. */
+/** Writes a `worker.refused` audit entry (recordRefusal: a busy database delays it, never loses it) and throws AppError `forbidden` with `reason`. */
 export async function refuseWorker(caller: WorkerCaller, what: string, reason: string, callId: string | null = null): Promise<never> {
-  await recordAudit({ action: "worker.refused", actor: `worker-token:${caller.tokenName}`, callId, details: { what, reason, tokenId: caller.tokenId } });
+  await recordRefusal({ action: "worker.refused", actor: `worker-token:${caller.tokenName}`, callId, details: { what, reason, tokenId: caller.tokenId } });
   throw new AppError("forbidden", reason);
 }
