@@ -5,7 +5,9 @@ import { announceQueued, releaseQueueRoom, reserveQueueRoom } from "../calls/cal
 import { toCall } from "../calls/call-record";
 import { transitionCall } from "../calls/call-transitions";
 import { waitForCallEnd } from "../calls/wait-for-call";
+import { holdsRoleNow } from "../auth/users";
 import { db } from "../db";
+import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { config } from "../env";
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
@@ -35,7 +37,7 @@ export function parseConfirmRequest(body: unknown): boolean {
  * console's copy and a mismatch ends it `expired` with the reason. Then one compare-and-set
  * `awaiting_confirmation` → `queued` (`confirmedBy` set) with a `call.confirmed` audit entry; only the
  * winner queues it for a worker. With `wait`, resolves once a worker ended it (or `signal` aborts).
- * Returns `{call, finished}` like requestCall. Throws `not_found`, `forbidden` (a token), `conflict`
+ * Returns `{call, finished}` like requestCall. Throws `not_found`, `forbidden` (a token, a demoted confirmer), `conflict`
  * (409: not awaiting confirmation, expired, changed), `unavailable` (queue full).
  */
 export async function confirmCall(callId: string, identity: Identity, wait: boolean, signal?: AbortSignal): Promise<{ call: Call; finished: boolean }> {
@@ -62,16 +64,22 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
   }
 
   reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
-  const confirmed = await transitionCall({
-    callId,
-    from: "awaiting_confirmation",
-    to: "queued",
-    changes: { confirmedBy: identity.email },
-    audit: { action: "call.confirmed", actor: identity.email, actorId: identity.userId },
-  }).catch((error: unknown) => {
-    releaseQueueRoom(callId);
-    throw error;
-  });
+  const confirmer = identity.userId!;
+  const confirmed = await db()
+    .$transaction(async (tx) => {
+      const queued = await transitionCall(
+        { callId, from: "awaiting_confirmation", to: "queued", changes: { confirmedBy: identity.email }, audit: { action: "call.confirmed", actor: identity.email, actorId: confirmer } },
+        tx,
+      );
+      // The role is read again under the write lock the transition took (as a signature's is): a
+      // demotion that landed after this request was identified must not let it confirm.
+      if (queued && !(await holdsRoleNow(tx, confirmer, "operator"))) throw new AppError("forbidden", `${identity.email} is no longer an operator; the call was not confirmed`);
+      return queued;
+    }, TRANSACTION_OPTIONS)
+    .catch((error: unknown) => {
+      releaseQueueRoom(callId);
+      throw error;
+    });
   if (!confirmed) {
     releaseQueueRoom(callId);
     const current = await db().call.findUniqueOrThrow({ where: { id: callId }, select: { status: true } });

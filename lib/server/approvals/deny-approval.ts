@@ -2,6 +2,7 @@ import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
 import { transitionCall } from "../calls/call-transitions";
+import { holdsRoleNow } from "../auth/users";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
@@ -30,7 +31,7 @@ export function parseDenyRequest(body: unknown): string {
  * Denies an approval (`POST /api/v1/approvals/{id}/deny`, approver and above, a person; DESIGN.md: any
  * approver may deny, terminal): one transaction compare-and-sets the approval `pending` (and not past
  * its TTL) → `denied` with who and why, its call `awaiting_approval` → `denied`, and writes
- * `approval.denied`. Returns the Approval. Throws `not_found`, `forbidden` (a token), `conflict` (409:
+ * `approval.denied`. Returns the Approval. Throws `not_found`, `forbidden` (a token, a demoted denier: the transaction is rolled back), `conflict` (409:
  * no longer pending, or expired).
  */
 export async function denyApproval(approvalId: string, identity: Identity, reason: string): Promise<Approval> {
@@ -48,6 +49,9 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
       data: { status: "denied", reason, decidedBy: identity.email, decidedAt: now },
     });
     if (changed.count !== 1) return false;
+    // The role is read again under the write lock (as a signature's is): a demotion that landed after
+    // this request was identified must not let it deny.
+    if (!(await holdsRoleNow(tx, identity.userId!, "approver"))) throw new AppError("forbidden", `${identity.email} is no longer an approver; the approval was not denied`);
     await transitionCall({ callId: row.callId, from: "awaiting_approval", to: "denied", changes: { error: `denied by ${identity.email}: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.denied", actor: identity.email, actorId: identity.userId, callId: row.callId, approvalId, skill: row.call.skill, digest: row.digest, details: { reason } }, tx);
     return true;

@@ -1,6 +1,7 @@
 import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
+import { holdsRoleNow } from "../auth/users";
 import { announceQueued } from "../calls/call-queue";
 import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
@@ -11,7 +12,7 @@ import { digestMismatch } from "../skills/plan-on-console";
 import { expireApproval } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
-import { COUNTING_SIGNATURES, SIGNING_ROLES, signRefusal } from "./signature-rules";
+import { COUNTING_SIGNATURES, signRefusal } from "./signature-rules";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { voidApproval } from "./void-approval";
 
@@ -69,8 +70,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     if (stillPending.count !== 1) return "not_pending";
     // The role is read again under the write lock: a demotion that landed after this request was
     // identified must not let its signature in (a demotion voids only signatures already stored).
-    const signer = await tx.user.findUnique({ where: { id: identity.userId }, select: { role: true } });
-    if (!signer || !(SIGNING_ROLES as readonly string[]).includes(signer.role)) return "not_signer";
+    if (!(await holdsRoleNow(tx, identity.userId, "approver"))) return "not_signer";
     if ((await tx.approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0) return "already_signed";
     await tx.approvalSignature.create({ data: { approvalId, userId: identity.userId, email: identity.email, digest } });
     await recordAudit({ action: "approval.signed", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest }, tx);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { User as UserRow } from "@prisma/client";
-import { isRole, type ConsoleUser, type Role } from "@/lib/types/identity";
+import { isRole, roleAtLeast, type ConsoleUser, type Role } from "@/lib/types/identity";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { config, MIN_PASSWORD_LENGTH } from "../env";
@@ -135,8 +135,17 @@ export async function ensureFirstAdmin(log: (line: string) => void = console.log
   return generated;
 }
 
-/** A person's current role by id, or null when they no longer exist. */
-export async function currentRole(userId: string): Promise<Role | null> {
-  const row = await db().user.findUnique({ where: { id: userId }, select: { role: true } });
-  return row && isRole(row.role) ? row.role : null;
+/** Statements of an open transaction (Prisma's interactive one). */
+type RoleReader = { user: { findUnique(args: { where: { id: string }; select: { role: true } }): Promise<{ role: string } | null> } };
+
+/**
+ * Whether the person `userId` holds `minimum` or above now, read inside the transaction `tx` that
+ * makes the change they asked for (after its first write, so under the database's write lock): the
+ * role a request was identified with can be demoted before its change is written (issue 10 point 4:
+ * a signature — and a confirmation or denial — counts only while its maker holds the role). False for
+ * a person who no longer exists.
+ */
+export async function holdsRoleNow(tx: RoleReader, userId: string, minimum: Role): Promise<boolean> {
+  const row = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
+  return row !== null && isRole(row.role) && roleAtLeast(row.role, minimum);
 }
