@@ -10,7 +10,8 @@
  * rate limit and the Origin check rely on it; an unparsable setting stops the server). Listens on HOST (default 127.0.0.1) and PORT (default 3000). Once listening, it asks itself
  * `GET /api/v1/auth/session` so the console starts at once (first loader scan, default persona, first
  * admin with its password printed once) instead of at the first visitor, then starts the local worker
- * (scripts/local-worker.mjs; CONSOLE_LOCAL_WORKER=false leaves calls to remote workers). Secrets come
+ * (scripts/local-worker.mjs; CONSOLE_LOCAL_WORKER=false leaves calls to remote workers). It keeps the
+ * SQLite file's one-console lock (fd 4) while it runs, taking it again if its holder is killed. Secrets come
  * over fd 3 from start.mjs, never from the environment. SIGINT/SIGTERM stop the local worker first (it
  * interrupts and reports its calls), then stop accepting connections, end open connections (event
  * streams never end by themselves) after a grace period, close Next.js and exit 130/143.
@@ -20,6 +21,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fs from "node:fs";
 import { buildWorker } from "./build-bundles.mjs";
+import { watchConsoleLock } from "./console-lock.mjs";
+import { databaseUrlOf } from "./database-file.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
 import { parseTrustedProxies, selfUrl, stampPeerAddress } from "./peer-address.mjs";
 
@@ -94,12 +97,37 @@ server.on("error", (error) => {
   process.exit(1);
 });
 let localWorker = null;
+watchDatabaseLock();
 server.listen(port, hostname, () => {
   console.log(`console-server: listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${dev ? " (development)" : ""}`);
   void startConsole(selfUrl(server.address(), "/api/v1/auth/session")).then((started) => {
     if (started && !stopping && (process.env.CONSOLE_LOCAL_WORKER ?? "true").trim().toLowerCase() !== "false") void startWorker(selfUrl(server.address(), ""));
   });
 });
+
+/**
+ * Keeps the one-console lock of the SQLite file (fd 4, handed over by start.mjs) while the server runs:
+ * if its holder process is killed, the lock is taken again; if another console took it meanwhile, this
+ * one stops (scripts/console-lock.mjs watchConsoleLock). Nothing to watch without fd 4 (PostgreSQL, or
+ * started by hand).
+ */
+function watchDatabaseLock() {
+  try {
+    if (!fs.fstatSync(4).isFIFO()) return;
+  } catch {
+    return;
+  }
+  watchConsoleLock({
+    fd: 4,
+    databaseUrl: databaseUrlOf(process.env.DATABASE_URL),
+    who: { url: `http://${hostname}:${port}` },
+    onRetaken: () => console.error("console-server: the process holding the database's one-console lock was killed; the lock is taken again"),
+    onLost: (error) => {
+      console.error(`console-server: the database's one-console lock was lost to another console; stopping. ${error.message}`);
+      process.kill(process.pid, "SIGTERM");
+    },
+  });
+}
 
 /** Starts the local worker once the console serves (scripts/local-worker.mjs). */
 async function startWorker(consoleUrl) {

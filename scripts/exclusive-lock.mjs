@@ -22,13 +22,16 @@ export class LockBusyError extends Error {
 
 /**
  * Takes the exclusive lock of `lockFile` (created mode 0600 when missing) for this process and writes
- * `owner` (a JSON object) to `ownerFile` (default `<lockFile>.owner`). Resolves `{ pipe, release() }`: `pipe` is the write end of the
+ * `owner` (a JSON object) to `<lockFile><ownerSuffix>` (default `.owner`). When the lock is taken
+ * through another name of the same file (a hard link), the holder's record is found beside the name
+ * it locked, which the kernel tells (lockHolderPath). Resolves `{ pipe, lost, release() }`: `pipe` is the write end of the
  * holder's pipe — hand it to a child process as one of its stdio descriptors and the lock also lives as
- * long as that child — and release() lets the lock go (once every copy of the pipe is closed). Rejects
+ * long as that child — `lost` resolves if the holder is killed before release(), and release() lets the lock go (once every copy of the pipe is closed). Rejects
  * with LockBusyError (carrying the holder's owner record) when another process holds it, or Error when
  * flock cannot run (its `reason` names util-linux when flock is missing).
  */
-export async function acquireExclusiveLock(lockFile, owner, ownerFile = `${lockFile}.owner`) {
+export async function acquireExclusiveLock(lockFile, owner, ownerSuffix = ".owner") {
+  const ownerFile = `${lockFile}${ownerSuffix}`;
   const holder = spawn("flock", ["--nonblock", "--conflict-exit-code", String(BUSY), lockFile, "sh", "-c", "echo locked; exec cat >/dev/null"], {
     stdio: ["pipe", "pipe", "ignore"],
     env: { PATH: "/usr/bin:/bin" },
@@ -44,7 +47,10 @@ export async function acquireExclusiveLock(lockFile, owner, ownerFile = `${lockF
     holder.once("exit", (code) => resolve({ code }));
   });
   if (outcome !== "locked") {
-    if (outcome.code === BUSY) throw new LockBusyError(lockFile, readLockOwner(ownerFile));
+    if (outcome.code === BUSY) {
+      const heldAs = lockHolderPath(lockFile);
+      throw new LockBusyError(lockFile, readLockOwner(ownerFile) ?? (heldAs !== null && heldAs !== lockFile ? readLockOwner(`${heldAs}${ownerSuffix}`) : null));
+    }
     const why = outcome.error ? (outcome.error.code === "ENOENT" ? "flock (util-linux) is not installed" : outcome.error.message) : `flock exited with ${outcome.code}`;
     throw Object.assign(new Error(`${lockFile} cannot be locked: ${why}`), { reason: why });
   }
@@ -55,9 +61,13 @@ export async function acquireExclusiveLock(lockFile, owner, ownerFile = `${lockF
   holder.unref();
   holder.stdin.unref?.();
   holder.stdout.unref?.();
+  let released = false;
   return {
     pipe: holder.stdin,
+    /** Resolves if the holder ends while the lock was not released (it was killed: the lock is gone). */
+    lost: new Promise((resolve) => holder.once("exit", () => released || resolve())),
     release() {
+      released = true;
       if (readLockOwner(ownerFile)?.pid === owner.pid) fs.rmSync(ownerFile, { force: true });
       holder.stdin.end();
     },
@@ -72,4 +82,42 @@ export function readLockOwner(ownerFile) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The name by which the process holding `lockFile`'s flock opened it, as the kernel tells: the holder
+ * from /proc/locks (an FLOCK on the file's inode), then that process's descriptor of the same device
+ * and inode in /proc/<pid>/fd (readable for processes of the same user). Null when unknown (no /proc,
+ * another user's process, the holder gone meanwhile).
+ */
+export function lockHolderPath(lockFile) {
+  let target;
+  let table;
+  try {
+    target = fs.statSync(lockFile);
+    table = fs.readFileSync("/proc/locks", "utf8");
+  } catch {
+    return null;
+  }
+  for (const line of table.split("\n")) {
+    // "3: FLOCK  ADVISORY  WRITE 12345 00:2d:678 0 EOF"; a blocked waiter's line has "->" before FLOCK.
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] !== "FLOCK" || !fields[5]?.endsWith(`:${target.ino}`)) continue;
+    const pid = fields[4];
+    let descriptors = [];
+    try {
+      descriptors = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of descriptors) {
+      try {
+        const opened = fs.statSync(`/proc/${pid}/fd/${fd}`);
+        if (opened.dev === target.dev && opened.ino === target.ino) return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return null;
 }

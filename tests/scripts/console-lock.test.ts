@@ -75,9 +75,10 @@ describe("the one-console lock of a SQLite file", () => {
       expect(refused.lines[0]).toContain(`the database ${path.join(temp, "a", "console.db")} is in use by the console started by pid ${first.child.pid} `);
       expect(await exited(refused.child)).toBe(3);
     }
-    // A hard link has no name in common with the first: refused all the same, its holder unnamed.
+    // A hard link has no name in common with the first: refused all the same, its holder named from
+    // the name the kernel says it locked.
     const linked = await locker(`file:${path.join(temp, "hard-link.db")}`);
-    expect(linked.lines[0]).toBe(`the database ${path.join(temp, "hard-link.db")} is in use by another console. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database will need PostgreSQL, which this release does not support yet).`);
+    expect(linked.lines[0]).toContain(`the database ${path.join(temp, "hard-link.db")} is in use by the console started by pid ${first.child.pid} (http://127.0.0.1:3999, since `);
     expect(await exited(linked.child)).toBe(3);
 
     // The launcher dies by kill -9: the server it handed the lock to still holds it.
@@ -98,6 +99,87 @@ describe("the one-console lock of a SQLite file", () => {
     }
     expect(fourth.lines[0]).toBe("locked");
   });
+
+  it("is taken again when its holder process is killed, and the console is told to stop when another took it meanwhile", async () => {
+    const file = path.join(temp, "watched", "console.db");
+    const url = `file:${file}`;
+    const holderPid = () => {
+      const inode = fs.statSync(file).ino;
+      const line = fs
+        .readFileSync("/proc/locks", "utf8")
+        .split("\n")
+        .find((entry) => entry.trim().split(/\s+/)[1] === "FLOCK" && entry.trim().split(/\s+/)[5]!.endsWith(`:${inode}`));
+      return line ? Number(line.trim().split(/\s+/)[4]) : null;
+    };
+    // The lock is held by flock(1) and the `cat` it runs (both have the file open); killing the `cat`
+    // ends flock too, and the lock goes.
+    const killHolder = () => {
+      const pid = holderPid()!;
+      const cat = Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)[0]);
+      expect(fs.readFileSync(`/proc/${cat}/comm`, "utf8").trim()).toBe("cat");
+      process.kill(cat, "SIGKILL");
+      return pid;
+    };
+    // A launcher takes the lock and hands its pipe to a "server" that watches it as console-server.mjs does.
+    const watcherScript = (everyMs: number) => `
+      const { watchConsoleLock } = await import(${JSON.stringify(path.join(SCRIPTS, "console-lock.mjs"))});
+      watchConsoleLock({ fd: 4, databaseUrl: ${JSON.stringify(url)}, who: { url: "http://watcher" }, everyMs: ${everyMs},
+        onRetaken: () => console.log("retaken"), onLost: (error) => console.log("lost: " + error.message) });
+      console.log("watching");
+      setInterval(() => undefined, 1000);`;
+    const launch = async (everyMs: number) => {
+      const { lockConsoleDatabase } = (await import(path.join(SCRIPTS, "console-lock.mjs"))) as { lockConsoleDatabase: (url: string, who: { url: string }) => Promise<{ pipe: unknown; release(): void }> };
+      const lock = await lockConsoleDatabase(url, { url: "http://launcher" });
+      const server = spawn(process.execPath, ["--input-type=module", "-e", watcherScript(everyMs)], { stdio: ["ignore", "pipe", "inherit", "ignore", lock.pipe as never] });
+      children.push(server);
+      // This test process is the launcher: it lets its own copy go, as start.mjs's dies with the server.
+      (lock.pipe as { destroy(): void }).destroy();
+      const lines: string[] = [];
+      const next = (wanted: string) =>
+        new Promise<string>((resolve) => {
+          const check = () => {
+            const found = lines.find((line) => line.startsWith(wanted));
+            if (found) resolve(found);
+            else server.stdout!.once("data", (chunk: Buffer) => (lines.push(...chunk.toString().split("\n").filter(Boolean)), check()));
+          };
+          check();
+        });
+      await next("watching");
+      return { server, next };
+    };
+
+    const watched = await launch(100);
+    const first = killHolder();
+    expect(await watched.next("retaken")).toBe("retaken");
+    const again = holderPid();
+    expect(again).not.toBeNull();
+    expect(again).not.toBe(first);
+    const refused = await locker(url);
+    expect(refused.lines[0]).toContain(`is in use by the console started by pid ${watched.server.pid} (http://watcher, since `);
+    watched.server.kill("SIGKILL");
+    await exited(watched.server);
+
+    // Its holder killed while it waits between probes, another console takes the file first: it is told.
+    let free = await locker(url);
+    for (let attempt = 0; free.lines[0] !== "locked" && attempt < 50; attempt++) {
+      await exited(free.child);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      free = await locker(url);
+    }
+    free.child.kill("SIGKILL");
+    await exited(free.child);
+    for (let attempt = 0; holderPid() !== null && attempt < 50; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const slow = await launch(3000);
+    killHolder();
+    let other = await locker(url);
+    for (let attempt = 0; other.lines[0] !== "locked" && attempt < 20; attempt++) {
+      await exited(other.child);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      other = await locker(url);
+    }
+    expect(other.lines[0]).toBe("locked");
+    expect(await slow.next("lost: ")).toMatch(new RegExp(`^lost: the database .+ is in use by the console started by pid ${other.child.pid} `));
+  }, 30_000);
 
   it("locks nothing for a database that is not a SQLite file", async () => {
     const { lockConsoleDatabase } = (await import(path.join(SCRIPTS, "console-lock.mjs"))) as { lockConsoleDatabase: (url: string, who: { url: string }) => Promise<unknown> };
