@@ -255,17 +255,28 @@ function refused(message: string, params: Record<string, unknown>): CanonicalArg
   return { ok: false, errors: [{ instancePath: "", schemaPath: "#", keyword: "budget", params, message }] };
 }
 
+/**
+ * Parses `text` as the JSON object args (or a result) must be, on the calling thread: the object, or the
+ * refusal — not JSON (with the parser's message), not an object, nested deeper than MAX_JSON_DEPTH.
+ */
+function parseObjectText(text: string): { value: object } | { refusal: CanonicalArgsValidation } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { refusal: { ok: false, errors: [], refusal: "json", message: (error as Error).message } };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { refusal: { ok: false, errors: [], refusal: "type" } };
+  if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) return { refusal: { ok: false, errors: [], refusal: "depth" } };
+  return { value };
+}
+
 function validateInThread(job: Job): void {
   if (job.yaml) return parseYamlInThread(job);
   try {
-    let args: unknown;
-    try {
-      args = JSON.parse(job.argsJson);
-    } catch (error) {
-      return job.resolve({ ok: false, errors: [], refusal: "json", message: (error as Error).message });
-    }
-    if (args === null || typeof args !== "object" || Array.isArray(args)) return job.resolve({ ok: false, errors: [], refusal: "type" });
-    if (exceedsJsonDepth(args, MAX_JSON_DEPTH)) return job.resolve({ ok: false, errors: [], refusal: "depth" });
+    const parsed = parseObjectText(job.argsJson);
+    if ("refusal" in parsed) return job.resolve(parsed.refusal);
+    const args = parsed.value;
     const validation = validateArgs(job.schema, args);
     if (validation.ok && job.canonical) {
       try {
@@ -422,18 +433,6 @@ export function validateArgsJson(schema: JsonSchema, argsJson: string, budgetMs:
 /** Longest text (in UTF-16 units) checkJsonObjectText parses on the calling thread. */
 const IN_THREAD_CHECK_MAX_LENGTH = 64 * 1024;
 
-function checkObjectTextHere(text: string): CanonicalArgsValidation {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [], refusal: "json", message: (error as Error).message };
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, errors: [], refusal: "type" };
-  if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) return { ok: false, errors: [], refusal: "depth" };
-  return { ok: true, canonical: "" };
-}
-
 /** Any JSON object: the schema a result is checked against. */
 const ANY_OBJECT: JsonSchema = { type: "object" };
 
@@ -449,7 +448,13 @@ export async function checkJsonObjectText(text: string): Promise<string | null> 
   if (validation.refusal === "json") return `it is not JSON (${validation.message ?? "unparsable"})`;
   if (validation.refusal === "type") return "it is not a JSON object";
   if (validation.refusal === "depth") return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
+  // The only refusals left: the validation's time or memory budget (a `budget` error).
   return validation.errors[0]?.message ?? "it could not be checked";
+}
+
+function checkObjectTextHere(text: string): CanonicalArgsValidation {
+  const parsed = parseObjectText(text);
+  return "refusal" in parsed ? parsed.refusal : { ok: true, canonical: "" };
 }
 
 function parseYamlInThread(job: Job): void {
