@@ -3,6 +3,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import { sqlitePathOf } from "./database-url";
+import { stopGroupCommit, useGroupCommit } from "./db-durability";
 import { serialisedFactory, type SqliteConnection } from "./serialised-sqlite-adapter";
 import { config } from "./env";
 
@@ -37,7 +38,11 @@ function open(url: string): DbHolder {
   }
   // Serialised: an open interactive transaction owns the one connection (serialised-sqlite-adapter.ts).
   const opened: DbHolder = { client: null as unknown as PrismaClient, ready: Promise.resolve(), url, connection: null };
-  const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }), (connection) => (opened.connection = connection));
+  const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }), (connection) => {
+    // Commits skip their fsync; answers wait for a shared one off the event loop (db-durability.ts).
+    useGroupCommit(connection.database, `${sqlitePathOf(url)}-wal`);
+    opened.connection = connection;
+  });
   opened.client = new PrismaClient({ adapter });
   opened.ready = opened.client.$connect();
   return opened;
@@ -87,5 +92,6 @@ export function openSqliteConnection(): SqliteConnection | null {
 export async function closeDbForTests(): Promise<void> {
   const current = holder[DB_KEY];
   holder[DB_KEY] = undefined;
+  stopGroupCommit();
   if (current) await current.client.$disconnect();
 }

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { durable } from "../db-durability";
 
 /** A route module of app/api: its HTTP method handlers, as Next.js's app router calls them. */
 export type RouteModule = Partial<Record<string, unknown>>;
@@ -135,7 +136,7 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
       response.end(JSON.stringify({ error: { code: "internal", message: "Internal error; see the console's log." } }));
       return true;
     }
-    await writeResponse(answer, response, method === "HEAD");
+    await writeResponse(answer, response, method === "HEAD", hasBody);
     return true;
   };
 }
@@ -161,9 +162,23 @@ const WRITE_TURN_MS = 4;
 
 /**
  * Streams a web Response into a node:http response (headers, status, body), the event loop turning at
- * least every WRITE_TURN_MS, and stops when the client leaves.
+ * least every WRITE_TURN_MS, and stops when the client leaves. The answer to a request that may have
+ * written (`mayHaveWritten`: any method but GET and HEAD) waits until its commits are on disk
+ * (durable()); a failed flush answers 500 instead.
  */
-async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean): Promise<void> {
+async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean, mayHaveWritten: boolean): Promise<void> {
+  if (mayHaveWritten) {
+    try {
+      // What this request committed is on disk before the client is told (db-durability.ts).
+      await durable();
+    } catch (error) {
+      console.error("api: flushing the database to disk failed; answering 500:", error);
+      await answer.body?.cancel().catch(() => undefined);
+      response.writeHead(500, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { code: "internal", message: "The database could not be flushed to disk; what this request changed may be lost. See the console's log." } }));
+      return;
+    }
+  }
   const headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
     if (name === "set-cookie") return;

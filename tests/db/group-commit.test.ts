@@ -1,0 +1,83 @@
+/**
+ * Group commit (lib/server/db-durability.ts): the console's connection commits without an fsync on the
+ * event loop (`synchronous = NORMAL`), and the API answers a request that may have written only after
+ * an fsync of the WAL, run off the event loop and shared by the answers waiting at that moment. A
+ * failed fsync answers 500, never "done". Real database file, real fsyncs (Node's FileHandle.sync is
+ * wrapped only to watch them, or to fail one as a dying disk would).
+ */
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dbReady, openSqliteConnection } from "@/lib/server/db";
+import { durable } from "@/lib/server/db-durability";
+import { startTestApiServer, type TestApiServer } from "../helpers/api-server";
+import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
+
+let testConsole: TestConsole;
+let server: TestApiServer;
+let FileHandle: { prototype: { sync(): Promise<void> } };
+let realSync: () => Promise<void>;
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole();
+  await dbReady();
+  server = await startTestApiServer();
+  const probe = await fs.promises.open(testConsole.databaseFile, "r");
+  FileHandle = probe.constructor as unknown as typeof FileHandle;
+  await probe.close();
+  realSync = FileHandle.prototype.sync;
+});
+
+afterAll(async () => {
+  FileHandle.prototype.sync = realSync;
+  await server.close();
+});
+
+describe("group commit", () => {
+  it("runs the console's connection with synchronous = NORMAL (1), in WAL mode", () => {
+    const { database } = openSqliteConnection()!;
+    expect(Number(database.pragma("synchronous", { simple: true }))).toBe(1);
+    expect(database.pragma("journal_mode", { simple: true })).toBe("wal");
+  });
+
+  it("makes every caller wait for an fsync of the WAL that started after it asked, one fsync shared by those who asked meanwhile", async () => {
+    const syncs: Array<{ file: string; startedAt: number; endedAt: number | null }> = [];
+    FileHandle.prototype.sync = async function (this: { fd: number }) {
+      const entry = { file: fs.readlinkSync(`/proc/self/fd/${this.fd}`), startedAt: performance.now(), endedAt: null as number | null };
+      syncs.push(entry);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await realSync.call(this);
+      entry.endedAt = performance.now();
+    };
+    try {
+      openSqliteConnection()!.database.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.group_commit', 'test', '{}')`).run(Date.now());
+      const first = durable();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Asked while the first fsync runs: they share the next one.
+      const askedAt = performance.now();
+      const later = [durable(), durable(), durable()];
+      await Promise.all([first, ...later]);
+      expect(syncs.map((sync) => sync.file)).toEqual([`${testConsole.databaseFile}-wal`, `${testConsole.databaseFile}-wal`]);
+      expect(syncs[1]!.startedAt).toBeGreaterThan(askedAt);
+      expect(syncs[1]!.startedAt).toBeGreaterThanOrEqual(syncs[0]!.endedAt!);
+    } finally {
+      FileHandle.prototype.sync = realSync;
+    }
+  });
+
+  it("answers a write 500 when the fsync fails (what it committed may be lost), and a read as usual", async () => {
+    FileHandle.prototype.sync = async () => {
+      throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+    };
+    try {
+      const write = await fetch(`${server.url}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "nobody@console.local", password: "wrong password" }) });
+      expect(write.status).toBe(500);
+      expect(await write.json()).toEqual({ error: { code: "internal", message: "The database could not be flushed to disk; what this request changed may be lost. See the console's log." } });
+      const read = await fetch(`${server.url}/api/v1/auth/session`);
+      expect(read.status).toBe(401);
+    } finally {
+      FileHandle.prototype.sync = realSync;
+    }
+    const again = await fetch(`${server.url}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "nobody@console.local", password: "wrong password" }) });
+    expect(again.status).toBe(401);
+  });
+});
