@@ -73,7 +73,7 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
               { term: "Call", value: <span className="font-mono text-xs">{call.id}</span> },
               { term: "Call status", value: <CallStatusBadge status={call.status} /> },
               {
-                term: "Runs on",
+                term: pending || approval.status === "approved" ? "Runs on" : "Would have run on",
                 value: (
                   <span data-testid="approval-target">
                     {call.target ? (

@@ -21,7 +21,7 @@ export function ApprovalSignatures({ approval }: { approval: Approval }) {
           ))}
         </ul>
       ) : (
-        <p className="mt-1 text-xs text-zinc-500">No one has signed yet.</p>
+        <p className="mt-1 text-xs text-zinc-500">{approval.status === "pending" ? "No one has signed yet." : "No one signed."}</p>
       )}
     </div>
   );

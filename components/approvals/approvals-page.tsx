@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/class-names";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { APPROVALS_POLL_MS, useApprovals } from "@/lib/client/approvals";
+import { APPROVALS_POLL_MS, useApprovals, useLastDenial } from "@/lib/client/approvals";
 import { useIdentity } from "@/lib/client/identity";
 import { APPROVAL_STATUSES, type ApprovalStatus } from "@/lib/types/approval";
 import { ApprovalCard } from "./approval-card";
@@ -79,6 +79,7 @@ export function ApprovalsPage() {
   const tab = readTab(useSearchParams().get("status"));
   const approvals = useApprovals(tab);
   const identity = useIdentity();
+  const denied = useLastDenial();
 
   return (
     <>
@@ -91,6 +92,15 @@ export function ApprovalsPage() {
           </>
         }
       />
+      {denied ? (
+        <Alert tone="info" title={`Denied ${denied.call.skill}`} live className="mb-4" data-testid="approval-denied-notice">
+          The call ends denied and never runs. It is listed under{" "}
+          <Link href="/approvals?status=denied" className="font-medium text-blue-700 hover:underline">
+            Denied
+          </Link>
+          .
+        </Alert>
+      ) : null}
       {tab === "pending" ? <ConfirmationQueue /> : null}
       <StatusTabs current={tab} />
       {approvals.isPending ? (

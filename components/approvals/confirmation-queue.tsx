@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ListedJson } from "@/components/calls/listed-json";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { formatBytes } from "@/lib/client/format-bytes";
 import { formatInstantTitle, formatRelative } from "@/lib/client/format-time";
 import { useCallsAwaitingConfirmation, useConfirmCall, useDropCall } from "@/lib/client/approvals";
 import { useIdentity } from "@/lib/client/identity";
@@ -78,7 +79,9 @@ function WaitingCall({ call, block, now }: { call: Call; block: string | null; n
         <p>
           {action === "drop"
             ? "The call ends without running; the requester sees it cancelled."
-            : `It runs under persona ${call.persona ?? "default"} with exactly the args shown, and its timeline opens.`}
+            : call.omitted?.args !== undefined
+              ? `It runs under persona ${call.persona ?? "default"} with the ${formatBytes(call.omitted.args)} of args on its call page (read them there first), and its timeline opens.`
+              : `It runs under persona ${call.persona ?? "default"} with exactly the args shown, and its timeline opens.`}
         </p>
         {mutation.error ? (
           <p role="alert" className="mt-3 text-sm text-red-700">

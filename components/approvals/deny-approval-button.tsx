@@ -61,7 +61,10 @@ export function DenyApprovalButton({ approval, disabled, describedBy }: { approv
               <label htmlFor={reasonId} className="block text-sm font-medium text-zinc-700">
                 Reason
               </label>
-              <Textarea id={reasonId} rows={3} value={reason} maxLength={1000} required autoFocus onChange={(event) => setReason(event.target.value)} />
+              <Textarea id={reasonId} rows={3} value={reason} maxLength={1000} required autoFocus aria-describedby={`${reasonId}-hint`} onChange={(event) => setReason(event.target.value)} />
+              <p id={`${reasonId}-hint`} className="text-xs text-zinc-500">
+                Required: Deny stays disabled until you give a reason.
+              </p>
               {deny.error ? (
                 <p role="alert" className="text-sm text-red-700">
                   {isApiError(deny.error) && (deny.error.status === 403 || deny.error.status === 409)

@@ -1,10 +1,12 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { isApiError } from "@/lib/client/api-error";
+import { formatBytes } from "@/lib/client/format-bytes";
 import { useSignApproval } from "@/lib/client/approvals";
 import type { Approval } from "@/lib/types/approval";
 
@@ -53,7 +55,18 @@ export function SignApprovalButton({ approval, disabled, describedBy }: { approv
         <p>
           {deciding ? (
             <>
-              Yours is the deciding signature: <strong>{approval.call.skill}</strong> starts as soon as you sign, with exactly the args shown,
+              Yours is the deciding signature: <strong>{approval.call.skill}</strong> starts as soon as you sign,{" "}
+              {approval.call.omitted?.args !== undefined ? (
+                <>
+                  with the {formatBytes(approval.call.omitted.args)} of args on{" "}
+                  <Link href={`/calls/${encodeURIComponent(approval.callId)}`} className="font-medium text-blue-700 hover:underline">
+                    its call page
+                  </Link>{" "}
+                  (read them there before you sign),
+                </>
+              ) : (
+                "with exactly the args shown,"
+              )}{" "}
               and cannot be undone.
             </>
           ) : (

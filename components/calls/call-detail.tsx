@@ -16,6 +16,7 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { ShortDigest } from "@/components/workers/short-digest";
 import { SandboxModeBadge } from "@/components/workers/worker-sandbox";
 import { isApiError } from "@/lib/client/api-error";
+import { formatBytes } from "@/lib/client/format-bytes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { isAwaitingStatus, useCall } from "@/lib/client/use-calls";
 import { useCallStream } from "@/lib/client/use-call-stream";
@@ -207,11 +208,20 @@ function CallSummary({ call }: { call: Call }) {
 }
 
 function ArgsCard({ call }: { call: Call }) {
+  const { text, bytes } = useMemo(() => ({ text: JSON.stringify(call.args, null, 2), bytes: new TextEncoder().encode(JSON.stringify(call.args ?? {})).length }), [call.args]);
   return (
     <Card aria-labelledby="call-args-title">
-      <CardHeader title="Args" titleId="call-args-title" actions={<CopyCurlButton size="sm" skill={call.skill} getArgs={() => call.args ?? {}} />} />
+      <CardHeader
+        title={
+          <>
+            Args <span className="ml-1 text-xs font-normal text-zinc-500" data-testid="call-args-size">{formatBytes(bytes)}</span>
+          </>
+        }
+        titleId="call-args-title"
+        actions={<CopyCurlButton size="sm" skill={call.skill} getArgs={() => call.args ?? {}} />}
+      />
       <CardBody className="p-3">
-        <CodeBlock text={JSON.stringify(call.args, null, 2)} label="Args JSON" className="max-h-72" />
+        <CodeBlock text={text} label="Args JSON" className="max-h-96" wrap />
       </CardBody>
     </Card>
   );

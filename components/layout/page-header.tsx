@@ -27,7 +27,7 @@ export function PageHeader({
         </div>
         {description ? <div className="mt-1 max-w-3xl text-sm text-zinc-600">{description}</div> : null}
       </div>
-      {actions ? <div className="flex shrink-0 items-center gap-2">{actions}</div> : null}
+      {actions ? <div className="flex max-w-full flex-wrap items-center gap-2">{actions}</div> : null}
     </div>
   );
 }

@@ -1,10 +1,13 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cx } from "./class-names";
 
-/** A full-width dense table in a horizontally scrollable wrapper; `caption` is for screen readers. */
+/**
+ * A full-width dense table in a horizontally scrollable wrapper, with a shadow at the edge that has more
+ * columns beyond it (at 390 px the actions column is often off to the right); `caption` is for screen readers.
+ */
 export function Table({ caption, className, children }: { caption: string; className?: string; children: React.ReactNode }) {
   return (
-    <div className={cx("relative overflow-x-auto", className)}>
+    <div className={cx("scroll-shadow-x relative overflow-x-auto", className)}>
       <table className="w-full border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         {children}

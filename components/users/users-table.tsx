@@ -66,7 +66,7 @@ export function UsersTable({ users, selfId }: { users: ConsoleUser[]; selfId: st
                   value={user.role}
                   disabled={setRole.isPending && setRole.variables?.id === user.id}
                   onChange={(event) => choose(user, event.target.value as Role)}
-                  className="w-36"
+                  className="w-36 min-w-32"
                 >
                   {ROLES.map((role) => (
                     <option key={role} value={role}>

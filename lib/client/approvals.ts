@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Approval, ApprovalStatus } from "@/lib/types/approval";
 import type { Call } from "@/lib/types/call";
 import { fetchJson, withQuery } from "./fetch-json";
@@ -99,6 +99,21 @@ export function useSignApproval() {
   });
 }
 
+/** The mutation key of denials, so the Approvals page can tell what was just denied (useLastDenial). */
+export const DENY_APPROVAL_KEY = ["approvals", "deny"] as const;
+
+/** How long the Approvals page says what was just denied, in ms. */
+const DENIAL_NOTICE_MS = 60_000;
+
+/** The approval denied last from this browser tab within DENIAL_NOTICE_MS (react-query's mutation cache), or null. */
+export function useLastDenial(): Approval | null {
+  const denied = useMutationState({
+    filters: { mutationKey: DENY_APPROVAL_KEY, status: "success", predicate: (mutation) => Date.now() - mutation.state.submittedAt < DENIAL_NOTICE_MS },
+    select: (mutation) => mutation.state.data as Approval | undefined,
+  });
+  return denied.at(-1) ?? null;
+}
+
 /**
  * Denies an approval with a reason (`POST /api/v1/approvals/{id}/deny` `{reason}`): terminal, the call
  * ends `denied`. Resolves to the updated Approval; rejects like useSignApproval.
@@ -106,6 +121,7 @@ export function useSignApproval() {
 export function useDenyApproval() {
   const invalidate = useApprovalsInvalidation();
   return useMutation({
+    mutationKey: DENY_APPROVAL_KEY,
     mutationFn: ({ id, reason }: { id: string; reason: string }) =>
       fetchJson<{ approval: Approval }>(`/api/v1/approvals/${encodeURIComponent(id)}/deny`, { method: "POST", body: { reason } }).then(
         (body) => body.approval,
