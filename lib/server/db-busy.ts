@@ -24,7 +24,8 @@ export function isDatabaseBusy(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
-    if (typeof message === "string" && /database is locked|database table is locked|SQLITE_BUSY/.test(message)) return true;
+    // The last: databaseBusyError() itself, thrown by retryWhileBusy inside Prisma's adapter and wrapped by Prisma's client.
+    if (typeof message === "string" && /database is locked|database table is locked|SQLITE_BUSY|the database is busy \(another process holds its write lock\)/.test(message)) return true;
   }
   return false;
 }

@@ -45,14 +45,37 @@ export class AppError extends Error {
  * `details.retryAfterSeconds`, else 1 s). Anything else is logged on the server and answered as a
  * generic `internal` error (its message never leaves).
  */
+/** Longest error message an answer carries, in characters (a message may quote what the client sent). */
+export const ERROR_MESSAGE_MAX_LENGTH = 2000;
+/** Longest error `details` an answer carries, as JSON characters. */
+export const ERROR_DETAILS_MAX_LENGTH = 64 * 1024;
+
+/**
+ * `text` cut to at most about `max` characters (never between the halves of a surrogate pair), saying
+ * how much was left out: error messages and audit reasons quote names, origins and fields a client
+ * sent, which may be megabytes (issue 10 point 1). Pure.
+ */
+export function boundedText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
 export function errorResponse(error: unknown): Response {
   // A statement or transaction the locked database refused, past its retries: 503, not 500.
   if (!(error instanceof AppError) && isDatabaseBusy(error)) error = databaseBusyError();
   if (error instanceof AppError) {
-    const body: ErrorBody = { error: { code: error.code, message: error.message } };
-    if (error.details !== undefined) body.error.details = error.details;
+    const body: ErrorBody = { error: { code: error.code, message: boundedText(error.message, ERROR_MESSAGE_MAX_LENGTH) } };
+    if (error.details !== undefined) {
+      // Details quote the request (ajv's params name a property, a value): megabytes of it must not come back.
+      const detailsText = JSON.stringify(error.details);
+      body.error.details = detailsText !== undefined && detailsText.length > ERROR_DETAILS_MAX_LENGTH ? { omitted: `the details are ${detailsText.length} characters long; they are left out` } : error.details;
+    }
     const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-    const headers: Record<string, string> = error.code === "unavailable" ? { "retry-after": String(typeof retryAfter === "number" ? retryAfter : 1) } : {};
+    const headers: Record<string, string> =
+      error.code === "unavailable" || (error.code === "rate_limited" && typeof retryAfter === "number") ? { "retry-after": String(typeof retryAfter === "number" ? retryAfter : 1) } : {};
     return Response.json(body, { status: error.status, headers });
   }
   console.error("internal error:", error);

@@ -12,6 +12,9 @@ import * as callsRoute from "@/app/api/v1/calls/route";
 import * as personasRoute from "@/app/api/v1/personas/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 import * as usersRoute from "@/app/api/v1/users/route";
+import * as loginRoute from "@/app/api/v1/auth/login/route";
+import * as logoutRoute from "@/app/api/v1/auth/logout/route";
+import * as sessionRoute from "@/app/api/v1/auth/session/route";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
 import { db } from "@/lib/server/db";
@@ -119,6 +122,36 @@ describe("a database another process keeps locked", () => {
     }
     expect(rows.map((row) => JSON.parse(row.details) as { reason: string }).map((details) => details.reason)).toEqual([`this needs the admin role; ${operator.email} is an operator`]);
     expect(rows[0]!.at.getTime()).toBeLessThanOrEqual(refusedAt);
+  }, 30_000);
+
+  it("answers 503, never 500, to writes that go through Prisma's client or Better Auth (a sign-in, a token)", async () => {
+    const person = await createPerson("operator");
+    lockTheFile();
+    try {
+      const login = await invoke(loginRoute.POST, "/api/v1/auth/login", { as: "anonymous", body: { email: person.email, password: person.password } });
+      expect(login.status).toBe(503);
+      expect(login.headers.get("retry-after")).toBe("1");
+      const token = await invoke(tokensRoute.POST, "/api/v1/tokens", { as: person.headers, body: { name: "while-locked", persona: "default" } });
+      expect(token.status).toBe(503);
+      expect(((await token.json()) as { error: { code: string } }).error.code).toBe("unavailable");
+    } finally {
+      releaseTheFile();
+    }
+  }, 30_000);
+
+  it("does not say a sign-out worked while the lock kept the session: 503, the session still valid, and it ends once the lock goes", async () => {
+    const person = await createPerson("viewer");
+    lockTheFile();
+    try {
+      const logout = await invoke(logoutRoute.POST, "/api/v1/auth/logout", { as: person.headers, body: {} });
+      expect(logout.status).toBe(503);
+      expect(logout.headers.getSetCookie()).toEqual([]);
+    } finally {
+      releaseTheFile();
+    }
+    expect((await invoke(sessionRoute.GET, "/api/v1/auth/session", { as: person.headers })).status).toBe(200);
+    expect((await invoke(logoutRoute.POST, "/api/v1/auth/logout", { as: person.headers, body: {} })).status).toBe(200);
+    expect((await invoke(sessionRoute.GET, "/api/v1/auth/session", { as: person.headers })).status).toBe(401);
   }, 30_000);
 
   it("keeps a result produced while the file was locked: the call ends succeeded with it once the lock goes", async () => {

@@ -90,9 +90,17 @@ describe("a worker touches only the calls it claimed", () => {
     await expect(intruder.client.sendEvents(intruder.session.id, call.id, events as never)).rejects.toMatchObject({ status: 403 });
     const finish: FinishReport = { status: "succeeded", exitCode: 0, result: '{"forged": true}', error: null, durationMs: 1, stderrTruncated: false, events: [] };
     await expect(intruder.client.finish(intruder.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `call ${call.id} was not claimed by worker intruder (${intruder.session.id})` });
+    // Refused before its body is read: megabytes about another worker's call are never parsed.
+    const unread = await fetch(`${await testApiUrl()}/api/v1/workers/${intruder.session.id}/calls/${call.id}/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${intruder.token}` },
+      body: "{ this is not JSON",
+    });
+    expect(unread.status).toBe(403);
     // Its own token cannot pose as the owner's session either.
     await expect(intruder.client.finish(owner.session.id, call.id, finish)).rejects.toMatchObject({ status: 403, message: `worker session ${owner.session.id} belongs to another worker token` });
     const refusals = await db().auditEvent.findMany({ where: { action: "worker.refused" }, orderBy: { id: "asc" } });
+    // The second timeline report is the same refusal again within the repeat window: counted, not written twice.
     expect(refusals.map((entry) => [entry.actor, JSON.parse(entry.details).what])).toEqual([
       ["worker-token:intruder", "report timeline lines"],
       ["worker-token:intruder", "finish a call"],

@@ -2,7 +2,7 @@ import type { AuditEntry } from "@/lib/types/audit";
 import { db } from "../db";
 import { isDatabaseBusy } from "../db-busy";
 import { statements, type SqlRunner } from "../db-statements";
-import { AppError } from "../errors";
+import { AppError, boundedText } from "../errors";
 
 /** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
 export interface AuditInput {
@@ -56,18 +56,47 @@ function isBusyFailure(error: unknown): boolean {
  * entry) so that a busy database does not lose it nor turn the refusal into a 503: tries it once as
  * recordAudit does (within the statement layer's busy budget); when the database stays busy, keeps
  * the entry, stamped with the time of the refusal, and writes it in the background, tried every
- * REFUSAL_RETRY_MS, in order, until the database takes it (at most REFUSAL_BACKLOG_MAX kept; past
- * that, entries are dropped and counted in the log). Resolves once written or kept; rejects only for
- * an error other than a busy database.
+ * REFUSAL_RETRY_MS, in order, until the database takes it (at most REFUSAL_BACKLOG_MAX kept, a
+ * person's or token's before an anonymous one; past that, entries are dropped and counted in the log).
+ * The same refusal repeated within REPEAT_WINDOW_MS is counted and written once more as a summary
+ * (`repeated`, `since`); text details are cut to REFUSAL_TEXT_MAX_LENGTH. Resolves once written,
+ * counted or kept; rejects only for an error other than a busy database.
  */
 export async function recordRefusal(input: AuditInput): Promise<void> {
-  const entry = { ...input, at: input.at ?? new Date() };
+  const at = input.at ?? new Date();
+  const entry = boundRefusal({ ...input, at });
+  const key = repeatKey(entry);
+  const seen = repeats.get(key);
+  if (seen) {
+    // The same refusal again within REPEAT_WINDOW_MS: counted, and written once as a summary (flushRepeats).
+    seen.count += 1;
+    seen.last = entry;
+    return;
+  }
+  if (repeats.size < REPEAT_KEYS_MAX) {
+    repeats.set(key, { count: 0, first: at, last: entry });
+    setTimeout(() => void flushRepeats(key), REPEAT_WINDOW_MS).unref();
+  }
+  await writeRefusal(entry);
+}
+
+/** Writes one refusal entry now, or keeps it for the busy database (recordRefusal). */
+async function writeRefusal(entry: AuditInput): Promise<void> {
   if (backlog.entries.length === 0) {
     try {
       await recordAudit(entry);
       return;
     } catch (error) {
       if (!isBusyFailure(error)) throw error;
+    }
+  }
+  if (backlog.entries.length >= REFUSAL_BACKLOG_MAX && entry.actor !== "anonymous") {
+    // A person's or a token's refusal goes before an anonymous one: a flood of anonymous requests must
+    // not push out the record of a requester signing their own call.
+    const anonymous = backlog.entries.findIndex((kept) => kept.actor === "anonymous");
+    if (anonymous >= 0) {
+      backlog.entries.splice(anonymous, 1);
+      backlog.dropped += 1;
     }
   }
   if (backlog.entries.length >= REFUSAL_BACKLOG_MAX) {
@@ -77,6 +106,60 @@ export async function recordRefusal(input: AuditInput): Promise<void> {
   }
   backlog.entries.push(entry);
   backlog.timer ??= setTimeout(writeBacklog, REFUSAL_RETRY_MS).unref();
+}
+
+/**
+ * How long the same refusal (repeatKey) is counted rather than written again, in ms: a client repeating a refused request thousands of
+ * times a second would otherwise grow the append-only trail by megabytes a second (and fill the busy
+ * database's backlog). The first is written at once; the repeats, if any, as one entry with `repeated`
+ * (how many) and `since` when the window ends.
+ */
+export const REPEAT_WINDOW_MS = 10_000;
+/** Most distinct refusals counted at once; past it, refusals are written one by one. */
+const REPEAT_KEYS_MAX = 10_000;
+/** Longest reason, path or origin a refusal entry keeps, in characters. */
+const REFUSAL_TEXT_MAX_LENGTH = 2000;
+
+const REPEATS_KEY = Symbol.for("skill-console.refusal-repeats");
+const repeats: Map<string, { count: number; first: Date; last: AuditInput }> = ((globalThis as Record<symbol, unknown>)[REPEATS_KEY] ??= new Map()) as Map<
+  string,
+  { count: number; first: Date; last: AuditInput }
+>;
+
+/**
+ * What makes two refusals "the same": who, what and about which call; for `access.refused` the
+ * address, method, path and code but not the reason (it quotes what the client sent — an Origin —
+ * which a client can vary at will), for the others every detail (a call refused under another persona
+ * is another refusal).
+ */
+function repeatKey(entry: AuditInput): string {
+  const details = entry.details ?? {};
+  const what = entry.action === "access.refused" ? [details.address ?? null, details.method ?? null, details.path ?? null, details.code ?? null] : [details];
+  return JSON.stringify([entry.action, entry.actor, entry.callId ?? null, entry.approvalId ?? null, entry.skill ?? null, ...what]);
+}
+
+/** The entry with its text details (reason, path, what) cut to REFUSAL_TEXT_MAX_LENGTH. */
+function boundRefusal(entry: AuditInput): AuditInput {
+  if (!entry.details) return entry;
+  const details: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry.details)) details[key] = typeof value === "string" ? boundedText(value, REFUSAL_TEXT_MAX_LENGTH) : value;
+  return { ...entry, details };
+}
+
+async function flushRepeats(key: string): Promise<void> {
+  const seen = repeats.get(key);
+  repeats.delete(key);
+  if (!seen || seen.count === 0) return;
+  try {
+    await writeRefusal({ ...seen.last, details: { ...seen.last.details, repeated: seen.count, since: seen.first.toISOString() } });
+  } catch (error) {
+    console.error("audit: a summary of repeated refused attempts could not be written:", error);
+  }
+}
+
+/** Writes now the summaries of every refusal still being counted (REPEAT_WINDOW_MS), e.g. before the console stops. */
+export async function flushRefusalRepeats(): Promise<void> {
+  await Promise.all([...repeats.keys()].map((key) => flushRepeats(key)));
 }
 
 /** Writes the kept refusal entries in order until the database is busy again (then tries later). */

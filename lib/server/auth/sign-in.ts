@@ -1,4 +1,5 @@
 import { isRole, type ConsoleUser } from "@/lib/types/identity";
+import { BUSY_RETRY_AFTER_SECONDS } from "../db-busy";
 import { AppError } from "../errors";
 import { consoleAuth } from "./better-auth";
 import { reserveLoginAttempt } from "./login-limit";
@@ -48,8 +49,18 @@ export async function signIn(input: { email: unknown; password: unknown }, addre
   };
 }
 
-/** Ends the session of a request (`POST /api/v1/auth/logout`): deletes it from the database. Returns the Set-Cookie headers that clear the cookie. */
+/**
+ * Ends the session of a request (`POST /api/v1/auth/logout`): deletes it from the database. Returns the
+ * Set-Cookie headers that clear the cookie. Better Auth answers a sign-out whose deletion failed (a
+ * busy database) as if it had worked, the session still valid; so the session is looked up again
+ * afterwards, and one still there throws AppError `unavailable` (503 with Retry-After: try again)
+ * rather than telling the person they are signed out.
+ */
 export async function signOut(headers: Headers): Promise<string[]> {
   const response = await consoleAuth().api.signOut({ headers, asResponse: true });
-  return response.headers.getSetCookie();
+  const cleared = response.headers.getSetCookie();
+  if (await consoleAuth().api.getSession({ headers })) {
+    throw new AppError("unavailable", `the session could not be ended (is the database busy?); you are still signed in; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+  }
+  return cleared;
 }

@@ -2,6 +2,7 @@ import { stringifyJson } from "../http/stored-json";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
 import { db } from "../db";
+import { AppError } from "../errors";
 import { subscribe } from "./call-bus";
 import { toCallEvent } from "./call-record";
 import { getCall } from "./read-calls";
@@ -16,6 +17,42 @@ const HEARTBEAT_MS = 15_000;
  * sharing the database.
  */
 const POLL_MS = 2_000;
+
+/** Most call event streams open at once on this console (each holds a connection, a subscription and a poll). */
+export const CALL_STREAMS_MAX = 256;
+/** Most call event streams one person or one API token may hold open at once. */
+export const CALL_STREAMS_PER_HOLDER_MAX = 16;
+
+const STREAMS_KEY = Symbol.for("skill-console.call-streams");
+const openStreams: { total: number; byHolder: Map<string, number> } = ((globalThis as Record<symbol, unknown>)[STREAMS_KEY] ??= { total: 0, byHolder: new Map() }) as {
+  total: number;
+  byHolder: Map<string, number>;
+};
+
+/**
+ * Reserves room for one more event stream of `holder` (a person's or a token's key): a viewer opening
+ * 2,000 streams made every request of the console wait for seconds, then minutes (issue 10 point 1).
+ * Returns the release function (idempotent). Throws AppError `rate_limited` (429, Retry-After) past
+ * CALL_STREAMS_PER_HOLDER_MAX for that holder, `unavailable` (503) past CALL_STREAMS_MAX in all.
+ */
+export function reserveEventStream(holder: string): () => void {
+  const held = openStreams.byHolder.get(holder) ?? 0;
+  if (held >= CALL_STREAMS_PER_HOLDER_MAX) {
+    throw new AppError("rate_limited", `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person or token; close one first`, { retryAfterSeconds: 5 });
+  }
+  if (openStreams.total >= CALL_STREAMS_MAX) throw new AppError("unavailable", `the console has ${CALL_STREAMS_MAX} call event streams open, its most; retry shortly`, { retryAfterSeconds: 5 });
+  openStreams.total += 1;
+  openStreams.byHolder.set(holder, held + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    openStreams.total -= 1;
+    const left = (openStreams.byHolder.get(holder) ?? 1) - 1;
+    if (left <= 0) openStreams.byHolder.delete(holder);
+    else openStreams.byHolder.set(holder, left);
+  };
+}
 
 /** Formats one timeline event as a server-sent event (`id` = seq, so Last-Event-ID resumes after it). */
 export function formatLineEvent(event: CallEvent): string {
@@ -37,14 +74,18 @@ export function formatEndEvent(call: Call): string {
  * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
  * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
  * then one `end` event with the call, and the stream closes. Lines arrive live from the console's call
- * bus (workers report to the console), with a slow re-read of the database as a safety net. `signal` aborts when the client leaves; everything is cleaned up then.
+ * bus (workers report to the console), with a slow re-read of the call's status as a safety net (its
+ * stored lines are replayed before the end event). `signal` aborts when the client leaves; everything
+ * is cleaned up then. `holder` (who opened it) counts against reserveEventStream's limits, released
+ * when the stream ends (AppError `rate_limited` or `unavailable` past them, before the first byte).
  * `afterSeq` is clamped to 0…Number.MAX_SAFE_INTEGER, so any Last-Event-ID replays a valid suffix.
  */
-export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal, holder: string): Promise<ReadableStream<Uint8Array>> {
   // A Last-Event-ID past any seq a call can have means "after everything" (the database would refuse a
   // number beyond 64 bits and fail the stream); NaN or a negative one means "from the start".
   afterSeq = Number.isNaN(afterSeq) || afterSeq < 0 ? 0 : Math.min(Math.floor(afterSeq), Number.MAX_SAFE_INTEGER);
   await getCall(id);
+  const release = reserveEventStream(holder);
   const encoder = new TextEncoder();
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
@@ -86,6 +127,7 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
       };
       cleanup = () => {
         closed = true;
+        release();
         unsubscribe();
         for (const timer of timers) clearInterval(timer);
         signal.removeEventListener("abort", onAbort);
@@ -100,6 +142,8 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         }
       };
       signal.addEventListener("abort", onAbort);
+      // A client gone before the stream started never fires "abort".
+      if (signal.aborted) return onAbort();
       timers.push(setInterval(() => send(": ping\n\n"), HEARTBEAT_MS));
 
       const replayStored = async () => {
@@ -132,9 +176,12 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         while (!closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           if (closed) return;
+          // The status only: lines come from the bus, and the stored ones are replayed before the end.
           const now = await getCall(id);
-          await replayStored();
-          if (isTerminalStatus(now.status)) return end(now);
+          if (isTerminalStatus(now.status)) {
+            await replayStored();
+            return end(now);
+          }
         }
       };
       follow().catch((error: unknown) => {

@@ -67,6 +67,13 @@ export function publicApiRoute<Context>(handler: (request: Request, context: Con
   };
 }
 
+/**
+ * Most bytes of a body whose args are kept as text (readJsonBody `keepText`, MCP's tools/call) that are
+ * parsed on the main thread: everything but the args (issue 10 point 1: 99,990 unknown keys or an
+ * 8 MiB persona name beside the args stalled the event loop 100–400 ms and came back in the error).
+ */
+export const PARSED_BESIDE_TEXT_MAX_BYTES = 64 * 1024;
+
 /** Deepest nesting a request body may have: a call's args (MAX_JSON_DEPTH) wrapped twice (`{"params":{"arguments":…}}` over MCP). */
 const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
 
@@ -79,7 +86,8 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * MAX_BODY_DEPTH levels or for invalid JSON, with the parser's message.
  * `keepText`: a path of object keys (`["args"]`) whose value is not parsed here but returned as a
  * JsonText of its bytes (the validation thread parses it, off the main thread); that field twice is a
- * `bad_request`. The rest of the body is parsed as usual.
+ * `bad_request`. The rest of the body is parsed as usual, and may be at most
+ * PARSED_BESIDE_TEXT_MAX_BYTES (413 `args_too_large` past it).
  */
 export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes, options: { keepText?: readonly string[] } = {}): Promise<unknown> {
   const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText });
@@ -94,6 +102,13 @@ export async function readJsonBody(request: Request, limitBytes: number, maxNode
     throw new AppError("bad_request", `request body nests deeper than ${error.limit} levels`);
   }
   const span = shape.capturedSpan;
+  if (options.keepText) {
+    // The rest is parsed here, on the main thread, and may be echoed in errors: it must stay small.
+    const here = bytes.byteLength - (span ? span.end - span.start : 0);
+    if (here > PARSED_BESIDE_TEXT_MAX_BYTES) {
+      throw new AppError("args_too_large", `request body has ${here} bytes besides ${options.keepText.join(".")}; at most ${PARSED_BESIDE_TEXT_MAX_BYTES} are allowed`);
+    }
+  }
   if (!span) return parseBodyText(bytes.toString("utf8"));
   // The kept value is cut out (parsed here as null) and handed on as its text.
   const body = parseBodyText(Buffer.concat([bytes.subarray(0, span.start), Buffer.from("null"), bytes.subarray(span.end)]).toString("utf8"));

@@ -3,7 +3,7 @@ import { requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/req
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { JsonText } from "@/lib/validation/json-text";
 import { recordRefusedAttempt } from "../audit/refused-attempts";
-import { BodyTooLarge, readScannedBody } from "../http/api-route";
+import { BodyTooLarge, PARSED_BESIDE_TEXT_MAX_BYTES, readScannedBody } from "../http/api-route";
 import { stringifyJson } from "../http/stored-json";
 import { auditActor } from "../approvals/audit-actor";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
@@ -86,6 +86,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     return jsonRpcErrorResponse(413, -32000, `a batch may be at most ${MAX_PARSED_HERE_BYTES} bytes; send large calls one message at a time`);
   }
   const span = shape.capturedSpan;
+  // So is everything but a tools/call's arguments (params._meta, the id, the tool's name).
+  const besideArguments = bytes.byteLength - (span ? span.end - span.start : 0);
+  if (besideArguments > MAX_PARSED_HERE_BYTES) {
+    return jsonRpcErrorResponse(413, -32000, `a message may have at most ${MAX_PARSED_HERE_BYTES} bytes besides params.arguments (it has ${besideArguments})`);
+  }
   let parsedBody: unknown;
   let argumentsText: JsonText | undefined;
   try {
@@ -102,7 +107,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       argumentsText = new JsonText(text);
       message.params.arguments = {};
     } else {
-      if (text.length > MAX_PARSED_HERE_BYTES) return jsonRpcErrorResponse(413, -32000, `params.arguments of ${String(message.method)} may be at most ${MAX_PARSED_HERE_BYTES} bytes`);
+      if (bytes.byteLength > MAX_PARSED_HERE_BYTES) return jsonRpcErrorResponse(413, -32000, `a ${String(message.method).slice(0, 100)} message may be at most ${MAX_PARSED_HERE_BYTES} bytes`);
       try {
         message.params.arguments = JSON.parse(text);
       } catch {
@@ -149,8 +154,8 @@ function unauthenticated(message: string): Response {
   return jsonRpcErrorResponse(401, UNAUTHENTICATED_RPC_CODE, message, { "www-authenticate": 'Bearer realm="skill-console"' });
 }
 
-/** Largest MCP body parsed whole on the main thread (a batch, or arguments of a message that is not tools/call), in bytes. */
-const MAX_PARSED_HERE_BYTES = 256 * 1024;
+/** Largest part of an MCP body parsed on the main thread (a batch, a message that is not tools/call, a tools/call besides its arguments), in bytes. */
+const MAX_PARSED_HERE_BYTES = PARSED_BESIDE_TEXT_MAX_BYTES;
 
 function firstByte(bytes: Buffer): number {
   for (const byte of bytes) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return byte;

@@ -27,6 +27,16 @@ async function refuseReport(caller: WorkerCaller, worker: WorkerRow, callId: str
   throw new AppError("conflict", `call ${callId} is ${row.status}, no longer running on this worker: stop it`);
 }
 
+/**
+ * Refuses (as refuseReport does: 404, 403 audited, 409) a report about a call that is not `worker`'s
+ * running call before its body is read: a worker token posting megabytes about another worker's call
+ * must not have them parsed first (issue 10 point 1). The report's own transaction checks again.
+ */
+export async function refuseReportOfOthers(caller: WorkerCaller, worker: WorkerRow, callId: string, what: string): Promise<void> {
+  const row = await selectCallSql(statements(), callId);
+  if (!row || row.workerId !== worker.id || row.status !== "running") await refuseReport(caller, worker, callId, what);
+}
+
 /** Thrown inside a finish transaction to roll it back when the call is not the worker's running call. */
 class NotOwned extends Error {}
 

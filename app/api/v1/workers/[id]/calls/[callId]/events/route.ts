@@ -1,7 +1,7 @@
 import { parseRequestBody } from "@/lib/server/http/request-body";
 import { workerRoute } from "@/lib/server/http/worker-route";
 import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
-import { recordWorkerEvents } from "@/lib/server/workers/worker-reports";
+import { recordWorkerEvents, refuseReportOfOthers } from "@/lib/server/workers/worker-reports";
 import type { EventsReport } from "@/lib/types/worker";
 import { EVENTS_REPORT_SCHEMA } from "@/lib/validation/worker-requests";
 
@@ -13,6 +13,7 @@ import { EVENTS_REPORT_SCHEMA } from "@/lib/validation/worker-requests";
 export const POST = workerRoute(async (request, context: { params: Promise<{ id: string; callId: string }> }, caller) => {
   const { id, callId } = await context.params;
   const worker = await requireWorkerSession(caller, id, "report timeline lines");
+  await refuseReportOfOthers(caller, worker, callId, "report timeline lines");
   const report = await parseRequestBody<EventsReport>(request, EVENTS_REPORT_SCHEMA, "a timeline report");
   await recordWorkerEvents(caller, worker, callId, report);
   return new Response(null, { status: 204 });

@@ -1,0 +1,142 @@
+/**
+ * What an attacker found against issue 10's claims, each closed as a class:
+ * - megabytes beside the args (99,990 unknown keys, an 8 MiB persona or tool name, an MCP `params._meta`)
+ *   were parsed on the main thread and echoed back in the error: everything but the args is now at most
+ *   PARSED_BESIDE_TEXT_MAX_BYTES, and no error message or details carries megabytes;
+ * - thousands of event streams of one viewer made the console unresponsive for minutes: streams are
+ *   limited per person or token and in all;
+ * - a client repeating one refused request thousands of times a second grew the audit trail by
+ *   megabytes a second: repeats within REPEAT_WINDOW_MS are counted and written once as a summary.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as eventsRoute from "@/app/api/v1/calls/[id]/events/route";
+import * as mcpRoute from "@/app/api/mcp/route";
+import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
+import * as usersRoute from "@/app/api/v1/users/route";
+import { flushRefusalRepeats } from "@/lib/server/audit/audit-trail";
+import { CALL_STREAMS_PER_HOLDER_MAX } from "@/lib/server/calls/call-event-stream";
+import { db } from "@/lib/server/db";
+import { AppError, errorResponse } from "@/lib/server/errors";
+import { PARSED_BESIDE_TEXT_MAX_BYTES } from "@/lib/server/http/api-route";
+import { refuseUnknownFields } from "@/lib/server/http/known-fields";
+import type { Call } from "@/lib/types/call";
+import { createPersonaRow, createToken, errorOf, requestCall } from "../api/approvals-fixtures";
+import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
+import { invoke } from "../helpers/route-client";
+import { setUpTestConsole, writeSkill } from "../helpers/test-console";
+import { createPerson, type TestPerson } from "../helpers/test-people";
+
+let operator: TestPerson;
+let agent: Record<string, string>;
+
+beforeAll(async () => {
+  const testConsole = await setUpTestConsole();
+  writeSkill(testConsole.root, "open", { name: "open", schema: { type: "object" } }, 'cat >/dev/null; echo "{}"');
+  writeSkill(testConsole.root, "mover", { name: "mover", class: "mutating" }, 'echo "{}"');
+  await createPersonaRow("confirming", "mutating-with-confirm");
+  operator = await createPerson("operator");
+  agent = await createToken("default", "admin");
+});
+
+const manyKeys = (count: number) => Array.from({ length: count }, (_, i) => `"k${i}${"x".repeat(70)}":0`).join(",");
+
+describe("what is parsed beside the args", () => {
+  it("refuses 99,990 unknown keys beside a call's args with a short 413, before parsing them", async () => {
+    const response = await invoke(skillCallsRoute.POST, "/api/v1/skills/open/calls", {
+      body: `{"args":{},"wait":false,${manyKeys(99_990)}}`,
+      params: { name: "open" },
+    });
+    expect(response.status).toBe(413);
+    const text = await response.text();
+    expect(text.length).toBeLessThan(300);
+    expect(JSON.parse(text)).toEqual({ error: { code: "args_too_large", message: expect.stringMatching(new RegExp(`^request body has \\d+ bytes besides args; at most ${PARSED_BESIDE_TEXT_MAX_BYTES} are allowed$`)) } });
+  });
+
+  it("refuses an 8 MiB persona name beside the args, and a 7 MiB tool name, the same way", async () => {
+    const persona = await invoke(skillCallsRoute.POST, "/api/v1/skills/open/calls", {
+      body: JSON.stringify({ args: {}, persona: "p".repeat(8 * 1024 * 1024) }),
+      params: { name: "open" },
+    });
+    expect(persona.status).toBe(413);
+    const tool = await invoke(toolsCallRoute.POST, "/api/v1/tools/call", { body: JSON.stringify({ name: "n".repeat(7 * 1024 * 1024), arguments: {} }), as: agent });
+    expect(tool.status).toBe(413);
+    expect(((await errorOf(tool)) as { message: string }).message).toMatch(/^request body has \d+ bytes besides arguments; at most 65536 are allowed$/);
+  });
+
+  it("refuses an MCP tools/call with 99,990 keys in params._meta (413, -32000) before parsing it", async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"skill_search","arguments":{"query":"x"},"_meta":{${manyKeys(99_990)}}}}`;
+    const response = await invoke(mcpRoute.POST, "/api/mcp", { body: body, as: agent, headers: { accept: "application/json, text/event-stream" } });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/^a message may have at most 65536 bytes besides params\.arguments \(it has \d+\)$/) } });
+  });
+
+  it("names at most 10 unknown fields, each cut to 100 characters", () => {
+    const body = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i}${"f".repeat(200)}`, 0]));
+    let message = "";
+    try {
+      refuseUnknownFields(body, ["args"], "a call request");
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^unknown fields ("\d+f+…", ){9}"\d+f+…" and 20 more; a call request has args$/);
+    expect(message.length).toBeLessThan(1200);
+  });
+
+  it("cuts any error message to 2,000 characters and leaves out megabytes of details", async () => {
+    const response = errorResponse(new AppError("bad_request", `no skill named ${JSON.stringify("s".repeat(50_000))}`, { echoed: "d".repeat(100_000) }));
+    const { error } = (await response.json()) as { error: { message: string; details: unknown } };
+    // `no skill named "` (16 characters), 50,000 s and the closing quote: 50,017 characters, 2,000 kept.
+    expect(error.message).toBe(`no skill named "${"s".repeat(2000 - 16)}… (${50_017 - 2000} more characters)`);
+    expect(error.details).toEqual({ omitted: "the details are 100013 characters long; they are left out" });
+  });
+});
+
+describe("event streams", () => {
+  it(`lets one person hold at most ${CALL_STREAMS_PER_HOLDER_MAX} open, answering 429 with Retry-After past it, and frees a slot when one closes`, async () => {
+    const started = await requestCall("mover", { args: {}, persona: "confirming" }, operator.headers);
+    expect(started.status).toBe(202);
+    const { call } = (await started.json()) as { call: Call };
+    const open = (signal: AbortSignal) => invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { method: "GET", params: { id: call.id }, as: operator.headers, signal });
+    const clients = Array.from({ length: CALL_STREAMS_PER_HOLDER_MAX }, () => new AbortController());
+    try {
+      for (const client of clients) expect((await open(client.signal)).status).toBe(200);
+      const refused = await open(new AbortController().signal);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(await errorOf(refused)).toEqual({
+        code: "rate_limited",
+        message: `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person or token; close one first`,
+        details: { retryAfterSeconds: 5 },
+      });
+      // Another person still gets one.
+      expect((await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { method: "GET", params: { id: call.id }, signal: clients[0]!.signal })).status).toBe(200);
+      clients[1]!.abort();
+      const again = new AbortController();
+      clients.push(again);
+      expect((await open(again.signal)).status).toBe(200);
+    } finally {
+      for (const client of clients) client.abort();
+    }
+  });
+});
+
+describe("a refused request repeated", () => {
+  it("is written once, then once more as a summary counting the repeats", async () => {
+    const before = await db().auditEvent.count({ where: { action: "access.refused", actor: operator.email } });
+    for (let i = 0; i < 50; i++) {
+      const response = await invoke(usersRoute.POST, "/api/v1/users", { as: operator.headers, body: { email: `x${i}@console.local`, password: "x".repeat(16), role: "admin" } });
+      expect(response.status).toBe(403);
+    }
+    const rows = () => db().auditEvent.findMany({ where: { action: "access.refused", actor: operator.email }, orderBy: { id: "asc" }, skip: before });
+    expect((await rows()).map((row) => JSON.parse(row.details) as Record<string, unknown>)).toEqual([
+      { method: "POST", path: "/api/v1/users", code: "forbidden", reason: `this needs the admin role; ${operator.email} is an operator`, address: "unknown" },
+    ]);
+    await flushRefusalRepeats();
+    const [, summary] = (await rows()).map((row) => JSON.parse(row.details) as Record<string, unknown>);
+    expect(summary).toEqual({ method: "POST", path: "/api/v1/users", code: "forbidden", reason: `this needs the admin role; ${operator.email} is an operator`, address: "unknown", repeated: 49, since: expect.any(String) });
+  });
+});
+
+afterAll(async () => {
+  await flushRefusalRepeats();
+});
