@@ -33,6 +33,12 @@ const SKILL_REPORT = {
   properties: { name: TEXT(200), digest: { anyOf: [DIGEST, { type: "null" }] }, available: { type: "boolean" }, reason: { type: ["string", "null"], maxLength: 2000 } },
 } as const;
 
+/** A slice of a registration's or skills report's `skills`, checked a slice at a time (lib/server/http/request-body.ts parseListedBody). */
+export const SKILL_REPORT_SLICE_SCHEMA = { type: "array", items: SKILL_REPORT } as const satisfies JsonSchema;
+
+/** Largest registration or skills report, in bytes: 50,000 skills of 150 bytes, with room to spare. */
+export const SKILLS_REPORT_MAX_BYTES = 12 * 1024 * 1024;
+
 /** `POST /api/v1/workers/register`. */
 export const WORKER_REGISTRATION_SCHEMA = {
   type: "object",
@@ -153,4 +159,5 @@ export const REQUEST_BODY_SCHEMAS: readonly JsonSchema[] = [
   EVENTS_REPORT_SCHEMA,
   FINISH_REPORT_SCHEMA,
   NEW_WORKER_TOKEN_SCHEMA,
+  SKILL_REPORT_SLICE_SCHEMA,
 ];

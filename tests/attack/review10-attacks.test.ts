@@ -140,3 +140,24 @@ describe("a refused request repeated", () => {
 afterAll(async () => {
   await flushRefusalRepeats();
 });
+
+describe("a worker reporting 50,000 skills", () => {
+  it("registers without stalling the event loop for seconds, and its listing neither", async () => {
+    const { registerProtocolWorker } = await import("../helpers/protocol-worker");
+    const { worstStall } = await import("../helpers/stall-watch");
+    const workersRoute = await import("@/app/api/v1/workers/route");
+    const skills = Array.from({ length: 50_000 }, (_, i) => ({ name: `skill-${String(i).padStart(5, "0")}-${"x".repeat(120)}`, digest: "a".repeat(64), available: i % 2 === 0, reason: i % 2 === 0 ? null : "no" }));
+    // The attack: 6.3 s of stall registering, then 0.6–1.6 s on every listing. The bound only catches that.
+    const { value: worker, stallMs: registering } = await worstStall(() => registerProtocolWorker("hoarder", skills));
+    expect(registering).toBeLessThan(1000);
+    expect(await db().workerSkill.count({ where: { workerId: worker.session.id } })).toBe(50_000);
+    const { value: listed, stallMs: listing } = await worstStall(async () => (await invoke(workersRoute.GET, "/api/v1/workers")).json() as Promise<{ workers: Array<{ id: string; skills: unknown[] }> }>);
+    expect(listing).toBeLessThan(1000);
+    const hoarder = listed.workers.find((entry) => entry.id === worker.session.id)!;
+    expect(hoarder.skills.length).toBe(50_000);
+    expect(hoarder.skills[1]).toEqual({ name: `skill-00001-${"x".repeat(120)}`, digest: "a".repeat(64), available: false, reason: "no" });
+    // A report refused for one bad item names it by its index in the whole list.
+    const bad = skills.map((skill, i) => (i === 43_210 ? { ...skill, digest: "not hex" } : skill));
+    await expect(worker.client.reportSkills(worker.session.id, bad)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("/skills/43210/digest") });
+  }, 120_000);
+});
