@@ -81,6 +81,19 @@ test("oneOf at the root and a union type field", async ({ page }) => {
   expect(await runAndCaptureArgs(page)).toEqual({ name: "bob", tags: ["x", "y"] });
 });
 
+test("Add item by keyboard puts the focus in the new item, so typing fills it", async ({ page }) => {
+  await page.goto("/skills/form_unions");
+  await optionPicker(page, "By name").selectOption({ label: "By name" });
+  await page.getByRole("textbox", { name: "Name (required)" }).fill("bob");
+  await field(page, "tags").getByRole("combobox").first().selectOption({ label: "array" });
+  const add = page.locator("fieldset#root_tags").getByRole("button", { name: "Add item" });
+  await add.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#root_tags_0")).toBeFocused();
+  await page.keyboard.type("typed");
+  expect(await runAndCaptureArgs(page)).toEqual({ name: "bob", tags: ["typed"] });
+});
+
 test("a union of null and two types: each type can be picked, null is sent when chosen, absent / null / \"\" stay distinct", async ({ page }) => {
   await page.goto("/skills/form_nullable_unions");
   await expect(field(page, "id").getByTestId("field-hint")).toHaveText("string or integer or null");

@@ -1,10 +1,12 @@
+import { useEffect, useRef } from "react";
 import { buttonId, getTemplate, getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from "@rjsf/utils";
 import { RequiredMark } from "./field-template";
 import { IconButton } from "./button-templates";
 
 /**
  * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend, its description, the items,
- * and an "Add item" button while more items are allowed.
+ * and an "Add item" button while more items are allowed. The item it adds gets the focus (its first
+ * control), so a keyboard user types into it rather than into the button.
  */
 export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, fieldPathId, uiSchema, items, onAddClick, registry, required, schema, title } = props;
@@ -13,6 +15,13 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { AddButton } = registry.templates.ButtonTemplates;
   const label = uiOptions.title || title;
   const description = uiOptions.description || schema.description;
+  const list = useRef<HTMLOListElement>(null);
+  const added = useRef(false);
+  useEffect(() => {
+    if (!added.current) return;
+    added.current = false;
+    list.current?.lastElementChild?.querySelector<HTMLElement>("input, select, textarea")?.focus();
+  }, [items.length]);
   return (
     <fieldset id={fieldPathId.$id} className="min-w-0">
       {label ? (
@@ -26,10 +35,26 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
           <DescriptionFieldTemplate id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />
         </div>
       ) : null}
-      {items.length > 0 ? <ol className="space-y-2">{items}</ol> : <p className="mb-2 text-xs text-zinc-500 italic">No items.</p>}
+      {items.length > 0 ? (
+        <ol ref={list} className="space-y-2">
+          {items}
+        </ol>
+      ) : (
+        <p className="mb-2 text-xs text-zinc-500 italic">No items.</p>
+      )}
       {canAdd ? (
         <div className="mt-2">
-          <AddButton id={buttonId(fieldPathId, "add")} className="rjsf-array-item-add" onClick={onAddClick} disabled={disabled || readonly} uiSchema={uiSchema} registry={registry} />
+          <AddButton
+            id={buttonId(fieldPathId, "add")}
+            className="rjsf-array-item-add"
+            onClick={(event) => {
+              added.current = true;
+              onAddClick(event);
+            }}
+            disabled={disabled || readonly}
+            uiSchema={uiSchema}
+            registry={registry}
+          />
         </div>
       ) : null}
     </fieldset>
