@@ -1,5 +1,6 @@
 import type { ErrorBody, ErrorCode } from "@/lib/types/api";
 import { databaseBusyError, isDatabaseBusy } from "./db-busy";
+import { isHighSurrogate } from "./utf16-slices";
 
 /** HTTP status of each error code: the one table of STYLE.md rule 3. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -57,9 +58,7 @@ export const ERROR_DETAILS_MAX_LENGTH = 64 * 1024;
  */
 export function boundedText(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
   return `${text.slice(0, end)}… (${text.length - end} more characters)`;
 }
 

@@ -49,6 +49,17 @@ function locker(databaseUrl: string, handOff = false): Promise<{ child: ChildPro
   });
 }
 
+/** locker(), tried again every `everyMs` while refused, at most `tries` times: the last locker. */
+async function lockerOnceFree(databaseUrl: string, tries: number, everyMs: number): Promise<{ child: ChildProcess; lines: string[] }> {
+  let attempt = await locker(databaseUrl);
+  for (let tried = 0; attempt.lines[0] !== "locked" && tried < tries; tried++) {
+    await exited(attempt.child);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    attempt = await locker(databaseUrl);
+  }
+  return attempt;
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
@@ -90,13 +101,8 @@ describe("the one-console lock of a SQLite file", () => {
 
     // The server ends too: nothing holds the lock any more.
     process.kill(serverPid, "SIGKILL");
-    let fourth = await locker(url);
-    for (let attempt = 0; fourth.lines[0] !== "locked" && attempt < 50; attempt++) {
-      // The kernel lets go once the holder's `cat` has read the end of its pipe and exited.
-      await exited(fourth.child);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      fourth = await locker(url);
-    }
+    // The kernel lets go once the holder's `cat` has read the end of its pipe and exited.
+    const fourth = await lockerOnceFree(url, 50, 100);
     expect(fourth.lines[0]).toBe("locked");
   });
 
@@ -160,23 +166,13 @@ describe("the one-console lock of a SQLite file", () => {
     await exited(watched.server);
 
     // Its holder killed while it waits between probes, another console takes the file first: it is told.
-    let free = await locker(url);
-    for (let attempt = 0; free.lines[0] !== "locked" && attempt < 50; attempt++) {
-      await exited(free.child);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      free = await locker(url);
-    }
+    const free = await lockerOnceFree(url, 50, 100);
     free.child.kill("SIGKILL");
     await exited(free.child);
     for (let attempt = 0; holderPid() !== null && attempt < 50; attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
     const slow = await launch(3000);
     killHolder();
-    let other = await locker(url);
-    for (let attempt = 0; other.lines[0] !== "locked" && attempt < 20; attempt++) {
-      await exited(other.child);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      other = await locker(url);
-    }
+    const other = await lockerOnceFree(url, 20, 50);
     expect(other.lines[0]).toBe("locked");
     expect(await slow.next("lost: ")).toMatch(new RegExp(`^lost: the database .+ is in use by the console started by pid ${other.child.pid} `));
   }, 30_000);

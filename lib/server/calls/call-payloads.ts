@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { statements, readNowUnlocked } from "../db-statements";
 import type { StoredParts } from "../http/stored-json";
+import { pieceEnd } from "../utf16-slices";
 
 /**
  * Args, and an approval's digest input, too long to keep in their row (issue 10 point 1). SQLite
@@ -28,9 +29,7 @@ export type PayloadKind = "args" | "digestInput";
 function splitParts(text: string): string[] {
   const parts: string[] = [];
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + PART_LENGTH, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    const end = pieceEnd(text, start, PART_LENGTH);
     parts.push(text.slice(start, end));
     start = end;
   }

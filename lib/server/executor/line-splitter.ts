@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
+import { isHighSurrogate } from "../utf16-slices";
 
 /** Longest line, in UTF-16 code units, a splitter keeps before cutting it (64 Ki). */
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024;
@@ -71,8 +72,4 @@ export class LineSplitter {
 
 function stripCarriageReturn(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

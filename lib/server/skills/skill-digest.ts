@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { SandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
+import { pieceEnd } from "../utf16-slices";
 import type { RegisteredSkill } from "./registered-skill";
 import type { SkillFolderContent } from "./skill-folder";
 
@@ -107,9 +108,7 @@ export async function digestCall(skill: string, skillDigest: string, argsJson: s
   const tail = `,"skill":${JSON.stringify(skill)},"skillDigest":${JSON.stringify(skillDigest)}}`;
   const hash = createHash("sha256").update(head);
   for (let start = 0; start < argsJson.length; ) {
-    let end = Math.min(start + HASH_SLICE_LENGTH, argsJson.length);
-    const last = argsJson.charCodeAt(end - 1);
-    if (end < argsJson.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    const end = pieceEnd(argsJson, start, HASH_SLICE_LENGTH);
     hash.update(start === 0 && end === argsJson.length ? argsJson : argsJson.slice(start, end));
     start = end;
     if (start < argsJson.length) await yieldToEventLoop();
