@@ -7,14 +7,18 @@
  * arrived, beside the idle console's own worst window. The bodies are the ones that froze the console
  * for seconds (2.7 million `{}`, 600,000 keys, 90,000 numbers against `maxItems: 10`) and the largest
  * the limits accept (an 8 MB string, 99,990 keys, 99,990 strings of 80 characters), run to their end;
- * then the reads that return those calls, an MCP tools/call of 99,990 keys, and a persona glob of many
- * stars matched against a 64-character skill name.
+ * then the reads that return those calls, an MCP tools/call of 99,990 keys, a persona glob of many
+ * stars matched against a 64-character skill name, and a worker token's registration of 50,000 skills
+ * with the listings that show them.
  */
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { request } from "./lib/http.mjs";
 import { BENCH_ADMIN } from "./lib/server.mjs";
 import { signIn } from "./soak.mjs";
+
+/** Skills the hoarding worker reports: the most one worker may (lib/validation/worker-requests.ts MAX_REPORTED_SKILLS). */
+const REPORTED_SKILLS = 50_000;
 
 /** Longest skill name the loader accepts (lib/validation/manifest-schema.ts SKILL_NAME_MAX_LENGTH). */
 const LONG_NAME_LENGTH = 64;
@@ -106,6 +110,33 @@ export async function benchStalls({ server, loopDelayFile, intervalMs }) {
   await measure(`persona glob ${"a*".repeat(40)}c against a ${LONG_NAME_LENGTH}-character name`, 403, () =>
     request(baseUrl, "POST", `/api/v1/skills/${"a".repeat(LONG_NAME_LENGTH)}/calls`, { args: {}, persona: "stall_starry" }),
   );
+
+  // A worker token's registration of the most skills a worker may report, then the listings of them.
+  const token = await request(baseUrl, "POST", "/api/v1/worker-tokens", { name: "stall-hoarder" }, { headers: admin });
+  if (token.status !== 201) throw new Error(`creating a worker token answered ${token.status}: ${token.text}`);
+  const none = { by: "none", value: null };
+  const registration = {
+    name: "stall-hoarder",
+    labels: [],
+    host: "bench",
+    version: "bench",
+    pid: null,
+    concurrency: 1,
+    sandbox: { requested: "none", mode: "none", warning: null, uid: 65534, limits: { memory: none, pids: none, cpu: none }, kill: "process-group" },
+    skills: Array.from({ length: REPORTED_SKILLS }, (_, i) => ({ name: `hoarded-${String(i).padStart(5, "0")}-${"x".repeat(100)}`, digest: "a".repeat(64), available: i % 2 === 0, reason: i % 2 === 0 ? null : "no" })),
+  };
+  const worker = { authorization: `Bearer ${token.json.token}` };
+  const registered = await measure(`worker registration of ${REPORTED_SKILLS.toLocaleString("en")} skills (${(JSON.stringify(registration).length / 1e6).toFixed(1)} MB)`, 201, () =>
+    request(baseUrl, "POST", "/api/v1/workers/register", registration, { timeoutMs: 300_000, headers: worker }),
+  );
+  await measure(`GET /api/v1/workers (one worker holding ${REPORTED_SKILLS.toLocaleString("en")} skills)`, 200, () => request(baseUrl, "GET", "/api/v1/workers", undefined, { headers: admin, timeoutMs: 300_000 }));
+  const workerId = registered.json?.worker?.id;
+  if (workerId) {
+    await measure("GET /api/v1/workers/{id}/skills?limit=500 (its middle page)", 200, () =>
+      request(baseUrl, "GET", `/api/v1/workers/${workerId}/skills?limit=500&after=hoarded-25000`, undefined, { headers: admin, timeoutMs: 300_000 }),
+    );
+    await request(baseUrl, "DELETE", `/api/v1/workers/${workerId}`, undefined, { headers: worker });
+  }
 
   const rows = measured.map((entry) => ({
     bench: "stalls",

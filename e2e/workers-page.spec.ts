@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { request as playwrightRequest, expect, test } from "@playwright/test";
 import { createPerson, signInPage } from "./support/people";
 
 /**
@@ -113,4 +113,55 @@ test("the disk_usage skill page shows its sandbox declaration and the local work
   await expect(local.getByText("matches", { exact: true })).toBeVisible();
   await expect(local.locator("code[data-digest]")).toHaveAttribute("data-digest", digest!);
   await expect(local).not.toContainText("Drifted");
+});
+
+test("a worker holding 450 skills shows its counts, drifted and unavailable ones first, and every skill a page at a time", async ({ page, request, baseURL }) => {
+  const name = `e2e-hoarder-${randomBytes(3).toString("hex")}`;
+  const created = await request.post("/api/v1/worker-tokens", { data: { name } });
+  expect(created.status()).toBe(201);
+  const { token } = (await created.json()) as { token: string };
+  const skills = Array.from({ length: 449 }, (_, i) => ({ name: `e2e-held-${String(i).padStart(3, "0")}`, digest: "a".repeat(64), available: i % 100 !== 7, reason: i % 100 === 7 ? "needs /opt/tool" : null }));
+  // One skill the console holds too, with another digest: drifted.
+  skills.push({ name: "listening_ports", digest: "f".repeat(64), available: true, reason: null });
+  const none = { by: "none", value: null };
+  const worker = await playwrightRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  try {
+    const registered = await worker.post("/api/v1/workers/register", {
+      data: { name, labels: [], host: "e2e", version: "e2e", pid: null, concurrency: 1, sandbox: { requested: "none", mode: "none", warning: null, uid: 65534, limits: { memory: none, pids: none, cpu: none }, kill: "process-group" }, skills },
+    });
+    expect(registered.status()).toBe(201);
+    const { worker: session } = (await registered.json()) as { worker: { id: string } };
+
+    await page.goto("/workers");
+    const card = page.locator(`[data-testid="worker-card"][data-worker-name="${name}"]`);
+    await expect(card.getByTestId("worker-skill-count")).toHaveText("450 skills held · 5 unavailable · 1 drifted");
+    await expect(card.getByTestId("worker-drift")).toContainText("listening_ports");
+    await card.getByRole("button", { name: "Show skills" }).click();
+    const rows = card.getByTestId("worker-skill");
+    await expect(rows).toHaveCount(200);
+    // Drifted first, then the unavailable ones, then the rest by name.
+    await expect(rows.nth(0)).toHaveAttribute("data-skill", "listening_ports");
+    await expect(rows.nth(0)).toHaveAttribute("data-drifted", "true");
+    await expect(rows.nth(1)).toHaveAttribute("data-skill", "e2e-held-007");
+    await expect(rows.nth(1)).toContainText("unavailable here: needs /opt/tool");
+    await expect(rows.nth(5)).toHaveAttribute("data-skill", "e2e-held-407");
+    await expect(rows.nth(6)).toHaveAttribute("data-skill", "e2e-held-000");
+    await expect(card).toContainText("200 of 450 shown: drifted and unavailable first");
+
+    await card.getByRole("button", { name: "Show all 450" }).click();
+    await expect(card).toContainText("200 of 450 shown, by name");
+    await expect(rows.nth(0)).toHaveAttribute("data-skill", "e2e-held-000");
+    await card.getByRole("button", { name: "Load more" }).click();
+    await expect(card).toContainText("400 of 450 shown, by name");
+    await card.getByRole("button", { name: "Load more" }).click();
+    await expect(card).toContainText("450 of 450 shown, by name");
+    await expect(rows).toHaveCount(450);
+    await expect(card.getByRole("button", { name: "Load more" })).toHaveCount(0);
+    await expect(rows.nth(449)).toHaveAttribute("data-skill", "listening_ports");
+    await expect(rows.nth(449)).toHaveAttribute("data-drifted", "true");
+
+    expect((await worker.delete(`/api/v1/workers/${session.id}`)).status()).toBe(204);
+  } finally {
+    await worker.dispose();
+  }
 });

@@ -16,14 +16,15 @@ import { WORKER_STATE_MEANING, WorkerStateBadge } from "./worker-state-badge";
 /** Drifted skill names listed in the alert before "and N more" (the full list is under "Show skills"). */
 const DRIFT_NAMES_SHOWN = 8;
 
-function DriftAlert({ names }: { names: string[] }) {
+/** `names`: the first drifted skills the listing carries; `count`: how many drifted in all. */
+function DriftAlert({ names, count }: { names: string[]; count: number }) {
   const listed = names.slice(0, DRIFT_NAMES_SHOWN);
   return (
-    <Alert tone="warning" title={`${names.length} drifted ${names.length === 1 ? "skill" : "skills"}`} data-testid="worker-drift">
+    <Alert tone="warning" title={`${count.toLocaleString()} drifted ${count === 1 ? "skill" : "skills"}`} data-testid="worker-drift">
       <p>Drifted: never given these skills&apos; calls until its copy matches the console&apos;s.</p>
       <p className="mt-1 font-mono text-[12px] break-words">
         {listed.join(", ")}
-        {names.length > listed.length ? ` and ${names.length - listed.length} more` : null}
+        {count > listed.length ? ` and ${(count - listed.length).toLocaleString()} more` : null}
       </p>
     </Alert>
   );
@@ -92,7 +93,7 @@ export function WorkerCard({ worker, now }: { worker: WorkerInfo; now: number })
             Every call this worker runs carries this warning on its call page.
           </Alert>
         ) : null}
-        {worker.drifted.length > 0 ? <DriftAlert names={worker.drifted} /> : null}
+        {worker.skillCounts.drifted > 0 ? <DriftAlert names={worker.drifted} count={worker.skillCounts.drifted} /> : null}
         <DescriptionList
           items={[
             {

@@ -2,20 +2,13 @@
 
 import Link from "next/link";
 import { useId, useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
+import { useWorkerSkills } from "@/lib/client/use-workers";
 import type { WorkerInfo, WorkerSkillReport } from "@/lib/types/worker";
 import { ShortDigest } from "./short-digest";
-
-/** Rows shown before "Show all": a worker may report tens of thousands of skills. */
-const FIRST_ROWS = 100;
-
-/** Drifted, then unavailable, then the rest; by name within each group. */
-function ordered(skills: WorkerSkillReport[], drifted: Set<string>): WorkerSkillReport[] {
-  const rank = (skill: WorkerSkillReport) => (drifted.has(skill.name) ? 0 : skill.available ? 2 : 1);
-  return [...skills].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
-}
 
 function SkillRow({ skill, drifted }: { skill: WorkerSkillReport; drifted: boolean }) {
   return (
@@ -39,48 +32,89 @@ function SkillRow({ skill, drifted }: { skill: WorkerSkillReport; drifted: boole
   );
 }
 
+/** Every skill of one worker, by name, a page at a time (`GET /api/v1/workers/{id}/skills`). */
+function AllSkills({ worker, label }: { worker: WorkerInfo; label: string }) {
+  const pages = useWorkerSkills(worker.id, true);
+  const skills = pages.data?.pages.flatMap((page) => page.skills) ?? [];
+  if (pages.isPending) return <p className="px-3 py-2 text-sm text-zinc-500">Loading the skills…</p>;
+  if (pages.isError && skills.length === 0) {
+    return (
+      <Alert tone="danger" title="Could not load the skills" className="m-3">
+        {pages.error.message}
+      </Alert>
+    );
+  }
+  return (
+    <>
+      <ul className="max-h-96 divide-y divide-zinc-100 overflow-y-auto" aria-label={label}>
+        {skills.map((skill) => (
+          <SkillRow key={skill.name} skill={skill} drifted={skill.drifted} />
+        ))}
+      </ul>
+      <div className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs text-zinc-600">
+        <span aria-live="polite">
+          {skills.length.toLocaleString()} of {worker.skillCounts.held.toLocaleString()} shown, by name
+        </span>
+        {pages.hasNextPage ? (
+          <Button size="sm" variant="ghost" pending={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+            Load more
+          </Button>
+        ) : null}
+      </div>
+      {pages.isFetchNextPageError ? (
+        <Alert tone="danger" title="Could not load more skills" className="m-3">
+          {pages.error?.message}
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * The skills a worker holds: a one-line count (held, unavailable, drifted) and a button that expands
  * the list — each skill linked to its page, with its digest shortened to 12 hex characters, drifted
  * ones marked, unavailable ones with their reason (DESIGN.md "Workers and the sandbox": the Workers
- * page lists skills and digests). Long lists show the first 100 until "Show all".
+ * page lists skills and digests). The list first shows the skills `GET /api/v1/workers` carries
+ * (drifted, then unavailable, then the first by name); "Show all" pages through every one by name.
  */
 export function WorkerSkills({ worker }: { worker: WorkerInfo }) {
   const [open, setOpen] = useState(false);
   const [all, setAll] = useState(false);
   const listId = useId();
   const drifted = new Set(worker.drifted);
-  const unavailable = worker.skills.filter((skill) => !skill.available).length;
-  const count = worker.skills.length;
-  const rows = open ? ordered(worker.skills, drifted) : [];
-  const shown = all ? rows : rows.slice(0, FIRST_ROWS);
+  const { held, unavailable, drifted: driftedCount } = worker.skillCounts;
+  const label = `Skills held by ${worker.name}`;
 
   return (
     <div>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <p className="text-sm text-zinc-800" data-testid="worker-skill-count">
-          {count} {count === 1 ? "skill" : "skills"} held
-          {unavailable > 0 ? <span className="text-red-700"> · {unavailable} unavailable</span> : null}
-          {drifted.size > 0 ? <span className="text-amber-800"> · {drifted.size} drifted</span> : null}
+          {held.toLocaleString()} {held === 1 ? "skill" : "skills"} held
+          {unavailable > 0 ? <span className="text-red-700"> · {unavailable.toLocaleString()} unavailable</span> : null}
+          {driftedCount > 0 ? <span className="text-amber-800"> · {driftedCount.toLocaleString()} drifted</span> : null}
         </p>
-        {count > 0 ? (
+        {held > 0 ? (
           <Button size="sm" variant="ghost" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((value) => !value)}>
             {open ? "Hide skills" : "Show skills"}
           </Button>
         ) : null}
       </div>
       <div id={listId} hidden={!open} className="mt-2 overflow-hidden rounded-md border border-zinc-200">
-        {open ? (
+        {open && all ? <AllSkills worker={worker} label={label} /> : null}
+        {open && !all ? (
           <>
-            <ul className="max-h-96 divide-y divide-zinc-100 overflow-y-auto" aria-label={`Skills held by ${worker.name}`}>
-              {shown.map((skill) => (
+            <ul className="max-h-96 divide-y divide-zinc-100 overflow-y-auto" aria-label={label}>
+              {worker.skills.map((skill) => (
                 <SkillRow key={skill.name} skill={skill} drifted={drifted.has(skill.name)} />
               ))}
             </ul>
-            {shown.length < rows.length ? (
-              <div className="border-t border-zinc-200 bg-zinc-50 px-3 py-1.5">
+            {worker.skills.length < held ? (
+              <div className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs text-zinc-600">
+                <span>
+                  {worker.skills.length.toLocaleString()} of {held.toLocaleString()} shown: drifted and unavailable first
+                </span>
                 <Button size="sm" variant="ghost" onClick={() => setAll(true)}>
-                  Show all {rows.length}
+                  Show all {held.toLocaleString()}
                 </Button>
               </div>
             ) : null}

@@ -60,6 +60,8 @@ export const queryKeys = {
     list: () => ["workers", "list"] as const,
     /** Which workers hold one skill: under `workers` so that what changes workers refreshes it too. */
     holders: (skill: string) => ["workers", "holders", skill] as const,
+    /** Every skill one worker holds, paged (the Workers page's "Show all"). */
+    skills: (workerId: string) => ["workers", "skills", workerId] as const,
   },
   workerTokens: {
     all: ["worker-tokens"] as const,

@@ -1,8 +1,8 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import type { WorkerInfo } from "@/lib/types/worker";
-import { fetchJson } from "./fetch-json";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type { WorkerInfo, WorkerSkillPage } from "@/lib/types/worker";
+import { fetchJson, withQuery } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
 /** How often the Workers page re-reads the workers, in ms: about one heartbeat, so states and counts stay live. */
@@ -20,5 +20,24 @@ export function useWorkers(enabled = true) {
     queryFn: ({ signal }) => fetchJson<{ workers: WorkerInfo[] }>("/api/v1/workers", { signal }).then((body) => body.workers),
     enabled,
     refetchInterval: WORKERS_REFRESH_MS,
+  });
+}
+
+/** Skills fetched per page of one worker's list. */
+export const WORKER_SKILLS_PAGE_SIZE = 200;
+
+/**
+ * Every skill one worker holds, by name, in pages of WORKER_SKILLS_PAGE_SIZE
+ * (`GET /api/v1/workers/{id}/skills?after=&limit=` → WorkerSkillPage): `fetchNextPage()` loads the
+ * names after the last one held, until a page's `next` is null. Not fetched until `enabled` (the
+ * operator asked for the whole list: `GET /api/v1/workers` carries only the first skills).
+ */
+export function useWorkerSkills(workerId: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.workers.skills(workerId),
+    initialPageParam: "",
+    queryFn: ({ pageParam, signal }) => fetchJson<WorkerSkillPage>(withQuery(`/api/v1/workers/${encodeURIComponent(workerId)}/skills`, { after: pageParam || undefined, limit: WORKER_SKILLS_PAGE_SIZE }), { signal }),
+    getNextPageParam: (lastPage) => lastPage.next ?? undefined,
+    enabled,
   });
 }

@@ -3,6 +3,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import { sqlitePathOf } from "./database-url";
+import { startCheckpointer, stopCheckpointer } from "./db-checkpointer";
 import { stopGroupCommit, useGroupCommit } from "./db-durability";
 import { serialisedFactory, type SqliteConnection } from "./serialised-sqlite-adapter";
 import { config } from "./env";
@@ -41,6 +42,8 @@ function open(url: string): DbHolder {
   const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }), (connection) => {
     // Commits skip their fsync; answers wait for a shared one off the event loop (db-durability.ts).
     useGroupCommit(connection.database, `${sqlitePathOf(url)}-wal`);
+    // Checkpoints run in a thread of their own, never inside a request's commit (db-checkpointer.ts).
+    startCheckpointer(connection.database, sqlitePathOf(url));
     opened.connection = connection;
   });
   opened.client = new PrismaClient({ adapter });
@@ -93,5 +96,6 @@ export async function closeDbForTests(): Promise<void> {
   const current = holder[DB_KEY];
   holder[DB_KEY] = undefined;
   stopGroupCommit();
+  stopCheckpointer();
   if (current) await current.client.$disconnect();
 }

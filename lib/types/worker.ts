@@ -144,7 +144,31 @@ export interface FinishReport {
   sandbox?: CallSandbox;
 }
 
-/** A worker as `GET /api/v1/workers` lists it: what it registered (its labels merged with its token's), and its state. */
+/** How many skills a worker holds, of which how many it cannot run and how many have drifted. */
+export interface WorkerSkillCounts {
+  held: number;
+  unavailable: number;
+  drifted: number;
+}
+
+/** A skill a worker holds, as `GET /api/v1/workers/{id}/skills` pages them. */
+export interface WorkerSkillListed extends WorkerSkillReport {
+  /** True when this copy has another digest than the console's own copy. */
+  drifted: boolean;
+}
+
+/** `GET /api/v1/workers/{id}/skills` answer: skills by name after the `after` cursor; `next` is the cursor of the next page (null: none). */
+export interface WorkerSkillPage {
+  skills: WorkerSkillListed[];
+  next: string | null;
+}
+
+/**
+ * A worker as `GET /api/v1/workers` lists it: what it registered (its labels merged with its token's),
+ * and its state. A worker may hold tens of thousands of skills, so `skills` and `drifted` hold at most
+ * WORKER_LISTED_SKILLS each and `skillCounts` the totals; the whole list is paged by
+ * `GET /api/v1/workers/{id}/skills`.
+ */
 export interface WorkerInfo extends WorkerRegistration {
   id: string;
   registeredAt: string;
@@ -153,9 +177,15 @@ export interface WorkerInfo extends WorkerRegistration {
   state: "live" | "lost" | "stopped";
   running: number;
   token: { id: string; name: string; local: boolean };
-  /** Skills whose copy here has another digest than the console's (drift), by name. */
+  /** The first skills: drifted ones, then unavailable ones, then the rest, by name within each. */
+  skills: WorkerSkillReport[];
+  skillCounts: WorkerSkillCounts;
+  /** Skills whose copy here has another digest than the console's (drift), by name: the first ones. */
   drifted: string[];
 }
+
+/** Most skills, and most drifted names, one worker of `GET /api/v1/workers` carries. */
+export const WORKER_LISTED_SKILLS = 200;
 
 /** A worker token as listed (never the token itself). */
 export interface WorkerTokenInfo {

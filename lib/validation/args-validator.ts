@@ -1,9 +1,9 @@
-import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { JsonSchema } from "@/lib/types/skill";
 import canonicalize from "canonicalize";
 import { parseDocument } from "yaml";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
+import { moduleSearchPaths, THREAD_PREAMBLE_SOURCE } from "./thread-preamble";
 import { AJV_OPTIONS, COMPILES_PER_INSTANCE, dialectOf, validateArgs, type AjvError, type SchemaDialect } from "./ajv";
 
 /**
@@ -30,27 +30,9 @@ const WORKER_START_MS = 15_000;
  * `{id, ok: true, canonical}` (the args' RFC 8785 canonical JSON, by the canonicalize package the
  * digest uses), `{id, ok: false, errors}` or `{id, failure}`.
  */
-const WORKER_SOURCE = String.raw`
-const { parentPort, workerData } = require("node:worker_threads");
-// This thread runs at nice 10: parsing, validating and canonicalizing megabytes of args here must not
-// take a CPU from the main thread, which serves every other request (issue 10 point 1; on 2 cores the
-// main thread otherwise waited for one). /proc/thread-self names this thread's id, and setpriority
-// on a thread id sets that thread's nice value alone (Linux). Elsewhere it stays at the process's.
-try {
-  const threadId = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
-  if (Number.isInteger(threadId) && threadId > 0) require("node:os").setPriority(threadId, 10);
-} catch {}
-const load = (name) => {
-  let loaded;
-  try {
-    loaded = require(name);
-  } catch (error) {
-    const from = workerData.searchPaths.find((dir) => { try { require.resolve(name, { paths: [dir] }); return true; } catch { return false; } });
-    if (from === undefined) throw error;
-    loaded = require(require.resolve(name, { paths: [from] }));
-  }
-  return loaded.default || loaded;
-};
+// Nice 10 and `load` (thread-preamble.ts): parsing, validating and canonicalizing megabytes of args
+// here must not take a CPU from the main thread.
+const WORKER_SOURCE = THREAD_PREAMBLE_SOURCE + String.raw`
 const Ajv = load("ajv"), Ajv2019 = load("ajv/dist/2019"), Ajv2020 = load("ajv/dist/2020"), addFormats = load("ajv-formats");
 // canonicalize is an ES module only (no "require" export): found in node_modules, imported by its file.
 const esModuleFile = (name) => {
@@ -313,11 +295,6 @@ function stopWorker(): void {
     worker.on("error", () => undefined);
     void worker.terminate();
   }
-}
-
-/** Where the worker looks for ajv when the working directory has no node_modules: beside the server script. */
-function moduleSearchPaths(): string[] {
-  return [process.cwd(), process.argv[1] ? path.dirname(process.argv[1]) : ""].filter((dir) => dir !== "");
 }
 
 function startWorker(): void {

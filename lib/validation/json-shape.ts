@@ -65,14 +65,19 @@ export class JsonShapeScanner {
   private found: JsonSpan | null = null;
   /** Whether the captured path's key at each depth was already read in the current object there (a second one is refused). */
   private readonly seenPathKey: boolean[] = [];
+  /** With `captureItems`, when the captured value is an array: the offsets of its `[`, of each comma between its items, then of its `]` (-1 until read). */
+  private itemBounds: number[] | null = null;
+  private itemsClosed = false;
 
   /**
    * `capture`: a path of object keys (e.g. `["args"]`, `["params", "arguments"]`) whose value's span is
    * recorded (capturedSpan) so that the caller can hand that value's text on without parsing it here;
    * the key path appearing twice throws JsonShapeError `duplicate` (JSON.parse would keep the last one
    * silently, and the span would then not be the value the document means).
+   * `captureItems`: when the captured value is an array, also record where its items begin and end
+   * (capturedItems), so that the caller can parse them a slice at a time.
    */
-  constructor(private readonly limits: { maxNodes: number; maxDepth: number; capture?: readonly string[] }) {}
+  constructor(private readonly limits: { maxNodes: number; maxDepth: number; capture?: readonly string[]; captureItems?: boolean }) {}
 
   /** Values seen so far. */
   get values(): number {
@@ -82,6 +87,16 @@ export class JsonShapeScanner {
   /** The span of the captured path's value once the document is scanned (null: absent, or not yet ended). */
   get capturedSpan(): JsonSpan | null {
     return this.found;
+  }
+
+  /**
+   * With `captureItems`, once the document is scanned and its captured value is an array: the offsets of
+   * that array's `[`, of each comma between its items (at its own level, not inside an item), and of its
+   * `]`; item i is the bytes between bounds i and i + 1. Null otherwise. The scanner does not validate:
+   * a caller parsing the items must check that each parsed slice holds as many items as its bounds say.
+   */
+  get capturedItems(): readonly number[] | null {
+    return this.found !== null && this.itemBounds !== null && this.itemsClosed ? this.itemBounds : null;
   }
 
   /** True when the key path down to the open containers matches the captured path so far (every level an object). */
@@ -109,6 +124,10 @@ export class JsonShapeScanner {
         continue;
       }
       if (isWhitespace(byte)) continue;
+      if (this.itemBounds !== null && !this.itemsClosed && this.open.length === capture!.length + 1 && (byte === COMMA || byte === CLOSE_ARRAY)) {
+        this.itemBounds.push(this.offset + i);
+        if (byte === CLOSE_ARRAY) this.itemsClosed = true;
+      }
       if (this.captureStart >= 0 && this.open.length === capture!.length && (byte === COMMA || byte === CLOSE_OBJECT)) {
         this.found = { start: this.captureStart, end: this.offset + i };
         this.captureStart = -1;
@@ -119,6 +138,7 @@ export class JsonShapeScanner {
         if (capture && this.onCapturedPath()) {
           if (this.found !== null || this.captureStart >= 0) throw new JsonShapeError("duplicate", 0, capture.join("."));
           this.captureStart = this.offset + i;
+          if (this.limits.captureItems && byte === OPEN_ARRAY) this.itemBounds = [this.offset + i];
         }
         if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
           this.open.push(byte === OPEN_ARRAY);

@@ -20,6 +20,7 @@ import { AppError, errorResponse } from "@/lib/server/errors";
 import { PARSED_BESIDE_TEXT_MAX_BYTES } from "@/lib/server/http/api-route";
 import { refuseUnknownFields } from "@/lib/server/http/known-fields";
 import type { Call } from "@/lib/types/call";
+import { WORKER_LISTED_SKILLS, type WorkerInfo, type WorkerSkillPage } from "@/lib/types/worker";
 import { createPersonaRow, createToken, errorOf, requestCall } from "../api/approvals-fixtures";
 import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { invoke } from "../helpers/route-client";
@@ -146,16 +147,37 @@ describe("a worker reporting 50,000 skills", () => {
     const { registerProtocolWorker } = await import("../helpers/protocol-worker");
     const { worstStall } = await import("../helpers/stall-watch");
     const workersRoute = await import("@/app/api/v1/workers/route");
+    const workerSkillsRoute = await import("@/app/api/v1/workers/[id]/skills/route");
     const skills = Array.from({ length: 50_000 }, (_, i) => ({ name: `skill-${String(i).padStart(5, "0")}-${"x".repeat(120)}`, digest: "a".repeat(64), available: i % 2 === 0, reason: i % 2 === 0 ? null : "no" }));
     // The attack: 6.3 s of stall registering, then 0.6–1.6 s on every listing. The bound only catches that.
     const { value: worker, stallMs: registering } = await worstStall(() => registerProtocolWorker("hoarder", skills));
     expect(registering).toBeLessThan(1000);
     expect(await db().workerSkill.count({ where: { workerId: worker.session.id } })).toBe(50_000);
-    const { value: listed, stallMs: listing } = await worstStall(async () => (await invoke(workersRoute.GET, "/api/v1/workers")).json() as Promise<{ workers: Array<{ id: string; skills: unknown[] }> }>);
+    const { value: listed, stallMs: listing } = await worstStall(async () => (await invoke(workersRoute.GET, "/api/v1/workers")).json() as Promise<{ workers: WorkerInfo[] }>);
     expect(listing).toBeLessThan(1000);
     const hoarder = listed.workers.find((entry) => entry.id === worker.session.id)!;
-    expect(hoarder.skills.length).toBe(50_000);
-    expect(hoarder.skills[1]).toEqual({ name: `skill-00001-${"x".repeat(120)}`, digest: "a".repeat(64), available: false, reason: "no" });
+    // The listing carries counts and the first 200 skills, unavailable ones first; never all 50,000.
+    expect(hoarder.skillCounts).toEqual({ held: 50_000, unavailable: 25_000, drifted: 0 });
+    expect(hoarder.skills).toHaveLength(WORKER_LISTED_SKILLS);
+    expect(hoarder.skills.map((skill) => skill.name)).toEqual(Array.from({ length: WORKER_LISTED_SKILLS }, (_, i) => skills[2 * i + 1]!.name));
+    expect(hoarder.skills[0]).toEqual({ name: `skill-00001-${"x".repeat(120)}`, digest: "a".repeat(64), available: false, reason: "no" });
+    // The whole list, a page at a time, by name.
+    const names: string[] = [];
+    for (let after = "", pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(101);
+      const response = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${worker.session.id}/skills?limit=500&after=${encodeURIComponent(after)}`, { method: "GET", params: { id: worker.session.id } });
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as WorkerSkillPage;
+      names.push(...page.skills.map((skill) => skill.name));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    expect(names).toEqual(skills.map((skill) => skill.name));
+    const tooMany = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${worker.session.id}/skills?limit=501`, { method: "GET", params: { id: worker.session.id } });
+    expect(tooMany.status).toBe(400);
+    expect(await errorOf(tooMany)).toMatchObject({ code: "bad_request", message: "limit must be an integer from 1 to 500" });
+    const unknown = await invoke(workerSkillsRoute.GET, "/api/v1/workers/nope/skills", { method: "GET", params: { id: "nope" } });
+    expect(unknown.status).toBe(404);
     // A report refused for one bad item names it by its index in the whole list.
     const bad = skills.map((skill, i) => (i === 43_210 ? { ...skill, digest: "not hex" } : skill));
     await expect(worker.client.reportSkills(worker.session.id, bad)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("/skills/43210/digest") });

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as tokensRoute from "@/app/api/v1/worker-tokens/route";
 import * as tokenRoute from "@/app/api/v1/worker-tokens/[id]/route";
 import * as workersRoute from "@/app/api/v1/workers/route";
+import * as workerSkillsRoute from "@/app/api/v1/workers/[id]/skills/route";
 import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import { db } from "@/lib/server/db";
@@ -153,7 +154,11 @@ describe("claims are bound to the skill's digest", () => {
     expect(holders.digest).toBe(digest);
     expect(holders.workers.find((worker) => worker.name === "drifted")).toMatchObject({ digest: "f".repeat(64), drifted: true, state: "live" });
     const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
-    expect(workers.find((worker) => worker.name === "drifted")).toMatchObject({ drifted: ["echo"], state: "live", labels: [] });
+    const listed = workers.find((worker) => worker.name === "drifted")!;
+    expect(listed).toMatchObject({ drifted: ["echo"], skillCounts: { held: 1, unavailable: 0, drifted: 1 }, state: "live", labels: [] });
+    expect(listed.skills).toEqual([{ name: "echo", digest: "f".repeat(64), available: true, reason: null }]);
+    const page = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${listed.id}/skills`, { method: "GET", params: { id: listed.id } });
+    expect(await page.json()).toEqual({ skills: [{ name: "echo", digest: "f".repeat(64), available: true, reason: null, drifted: true }], next: null });
     // A worker with the right copy takes it.
     await startTestWorker({ WORKER_NAME: "right" });
     expect(await waitForStatus(call.id, ["succeeded", "failed"])).toBe("succeeded");

@@ -9,7 +9,7 @@ import { recordRefusedAttempt } from "../audit/refused-attempts";
 import { config } from "../env";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
-import { JsonText } from "@/lib/validation/json-text";
+import { JsonListText, JsonText } from "@/lib/validation/json-text";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
@@ -88,9 +88,17 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * JsonText of its bytes (the validation thread parses it, off the main thread); that field twice is a
  * `bad_request`. The rest of the body is parsed as usual, and may be at most
  * PARSED_BESIDE_TEXT_MAX_BYTES (413 `args_too_large` past it).
+ * `listItems` (with `keepText`): a kept value that is an array comes as a JsonListText instead, its
+ * items separated but not parsed (lib/server/http/request-body.ts parseListedBody parses them a slice
+ * at a time).
  */
-export async function readJsonBody(request: Request, limitBytes: number, maxNodes: number = config().argsMaxNodes, options: { keepText?: readonly string[] } = {}): Promise<unknown> {
-  const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText });
+export async function readJsonBody(
+  request: Request,
+  limitBytes: number,
+  maxNodes: number = config().argsMaxNodes,
+  options: { keepText?: readonly string[]; listItems?: boolean } = {},
+): Promise<unknown> {
+  const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText, captureItems: options.listItems });
   let bytes: Buffer;
   try {
     bytes = await readScannedBody(request, limitBytes, shape);
@@ -118,7 +126,14 @@ export async function readJsonBody(request: Request, limitBytes: number, maxNode
   const last = path[path.length - 1]!;
   // The scanner and JSON.parse read keys alike; anything else is a body this reader does not understand.
   if (holder?.[last] !== null) throw new AppError("bad_request", `request body is not valid JSON: ${path.join(".")} could not be read`);
-  holder[last] = new JsonText(bytes.subarray(span.start, span.end).toString("utf8"));
+  const items = shape.capturedItems;
+  if (options.listItems && items !== null) {
+    // Only whitespace may follow the array's `]` within the value's span (the scanner does not validate).
+    if (bytes.subarray(items[items.length - 1]! + 1, span.end).toString("latin1").trim() !== "") {
+      throw new AppError("bad_request", `request body is not valid JSON: unexpected text after the ${path.join(".")} list`);
+    }
+    holder[last] = new JsonListText(bytes, items);
+  } else holder[last] = new JsonText(bytes.subarray(span.start, span.end).toString("utf8"));
   return body;
 }
 

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { JsonSchema } from "@/lib/types/skill";
 import { compileSchema, formatAjvErrors, MAX_ERROR_DETAILS } from "@/lib/validation/ajv";
+import { JsonListText, JsonText } from "@/lib/validation/json-text";
 import { REQUEST_BODY_SCHEMAS } from "@/lib/validation/worker-requests";
 import { AppError } from "../errors";
 import { readJsonBody } from "./api-route";
@@ -44,16 +45,18 @@ export async function precompileRequestSchemas(): Promise<void> {
   }
 }
 
-/** Items of a listed body checked at once by parseListedBody (a few ms of ajv). */
-const LIST_SLICE_ITEMS = 2000;
+/** Items of a listed body parsed and checked at once by parseListedBody (a few ms of JSON.parse and ajv). */
+const LIST_SLICE_ITEMS = 1000;
 
 /**
  * parseRequestBody for a body whose `list.key` is a long list (a worker's `skills`: up to 50,000
- * objects): the body is checked against `schema` with the list emptied, the list's length against
- * `list.maxItems`, then its items against `list.schema` (an array schema) a slice of LIST_SLICE_ITEMS
- * at a time, the event loop free after parsing and between slices (issue 10 point 1: one pass over
- * 50,000 skills held it for tens of ms). Refusals are those of parseRequestBody, an item's named by
- * its index (`/skills/12345`).
+ * objects, 9 MB): the list is cut out of the body unparsed (readJsonBody `listItems`), the rest is
+ * parsed and checked against `schema` with the list emptied, the list's length against
+ * `list.maxItems` before any item is parsed, then its items are parsed and checked against
+ * `list.schema` (an array schema) a slice of LIST_SLICE_ITEMS at a time, the event loop free between
+ * slices (issue 10 point 1: one JSON.parse of 50,000 skills held it 91 ms, one ajv pass tens of ms).
+ * Refusals are those of parseRequestBody, an item's named by its index (`/skills/12345`); the body
+ * besides the list may be at most PARSED_BESIDE_TEXT_MAX_BYTES (413).
  */
 export async function parseListedBody<T>(
   request: Request,
@@ -63,22 +66,39 @@ export async function parseListedBody<T>(
   limitBytes: number,
   maxNodes: number,
 ): Promise<T> {
-  const body = (await readJsonBody(request, limitBytes, maxNodes)) ?? {};
-  await yieldToEventLoop();
+  const body = (await readJsonBody(request, limitBytes, maxNodes, { keepText: [list.key], listItems: true })) ?? {};
   const holder = body as Record<string, unknown>;
-  const items = body !== null && typeof body === "object" && !Array.isArray(body) ? holder[list.key] : undefined;
-  if (!Array.isArray(items)) return checkBody<T>(body, schema, what);
+  const kept = body !== null && typeof body === "object" && !Array.isArray(body) ? holder[list.key] : undefined;
+  // Not a list (a string, an object…): small enough to parse at once, and the schema's to refuse.
+  if (kept instanceof JsonText) holder[list.key] = parseKept(kept.text, list.key);
+  if (!(kept instanceof JsonListText)) return checkBody<T>(body, schema, what);
   holder[list.key] = [];
   checkBody<T>(body, schema, what);
-  if (items.length > list.maxItems) throw new AppError("bad_request", `${what}: /${list.key} must NOT have more than ${list.maxItems} items`);
+  if (kept.length > list.maxItems) throw new AppError("bad_request", `${what}: /${list.key} must NOT have more than ${list.maxItems} items`);
   const { validate } = compileSchema(list.schema);
-  for (let start = 0; start < items.length; start += LIST_SLICE_ITEMS) {
-    if (!validate(items.slice(start, start + LIST_SLICE_ITEMS))) {
+  const items: unknown[] = [];
+  for (let start = 0; start < kept.length; start += LIST_SLICE_ITEMS) {
+    await yieldToEventLoop();
+    let slice: unknown[];
+    try {
+      slice = kept.parse(start, Math.min(kept.length, start + LIST_SLICE_ITEMS));
+    } catch (error) {
+      throw new AppError("bad_request", `request body is not valid JSON: ${list.key}: ${(error as Error).message}`);
+    }
+    if (!validate(slice)) {
       const errors = (validate.errors ?? []).map((error) => ({ ...error, instancePath: error.instancePath.replace(/^\/(\d+)/, (_, index: string) => `/${list.key}/${start + Number(index)}`) }));
       throw new AppError("bad_request", `${what}: ${formatAjvErrors(errors)}`, errors.slice(0, MAX_ERROR_DETAILS));
     }
-    await yieldToEventLoop();
+    for (const item of slice) items.push(item);
   }
   holder[list.key] = items;
   return body as T;
+}
+
+function parseKept(text: string, key: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("bad_request", `request body is not valid JSON: ${key}: ${(error as Error).message}`);
+  }
 }

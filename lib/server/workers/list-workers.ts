@@ -1,10 +1,13 @@
-import type { WorkerInfo, WorkerSandbox } from "@/lib/types/worker";
+import { Prisma } from "@prisma/client";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { WORKER_LISTED_SKILLS, type WorkerInfo, type WorkerSandbox, type WorkerSkillCounts, type WorkerSkillPage, type WorkerSkillReport } from "@/lib/types/worker";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
-import { consoleDigests } from "../skills/console-digests";
+import { AppError } from "../errors";
+import { type ConsoleDigest, consoleDigests } from "../skills/console-digests";
 import { getRegistry } from "../skills/registry";
+import type { SkillRegistry } from "../skills/skill-registry";
 import { parseLabels } from "./worker-tokens";
 
 /** How long a stopped or lost worker stays on the list, in ms. */
@@ -25,6 +28,9 @@ function parseSandbox(text: string): WorkerSandbox {
  * live ones and those seen in the last day, newest first. A worker is `live` while heard from within
  * CALL_LEASE_MS, `lost` after, `stopped` once it said goodbye or its token was revoked. `drifted`
  * names the skills whose copy on the worker has another digest than the console's own copy.
+ * Each worker carries its skill counts and its first WORKER_LISTED_SKILLS skills (drifted, then
+ * unavailable, then the rest), never its whole list: 50,000 skills made this answer 9 MB and held the
+ * event loop 175 ms (issue 10 point 1); workerSkillPage pages the rest.
  */
 export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
   const rows = await db().worker.findMany({
@@ -36,15 +42,11 @@ export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
   const running = await db().call.groupBy({ by: ["workerId"], where: { status: "running", workerId: { in: rows.map((row) => row.id) } }, _count: true });
   const runningBy = new Map(running.map((entry) => [entry.workerId, entry._count]));
   const registry = await getRegistry();
-  const skillsOf = new Map<string, SkillRow[]>();
-  for (const row of rows) skillsOf.set(row.id, await readWorkerSkills(row.id));
-  const names = [...new Set([...skillsOf.values()].flatMap((skills) => skills.map((skill) => skill.skill)))];
-  const digests = await consoleDigests(registry, names);
   const leaseMs = config().leaseMs;
-  return rows.map((row) => withSkills(row, skillsOf.get(row.id) ?? []));
-
-  function withSkills(row: (typeof rows)[number], skills: SkillRow[]): WorkerInfo {
-    return {
+  const workers: WorkerInfo[] = [];
+  for (const row of rows) {
+    const { skills, counts, drifted } = await firstSkills(row.id, registry);
+    workers.push({
       id: row.id,
       name: row.name,
       labels: parseLabels(row.labels),
@@ -58,15 +60,13 @@ export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
       state: row.stoppedAt ? "stopped" : now - row.lastSeenAt.getTime() <= leaseMs ? "live" : "lost",
       running: runningBy.get(row.id) ?? 0,
       token: { id: row.token.id, name: row.token.name, local: row.token.local },
-      skills: skills.map((skill) => ({ name: skill.skill, digest: skill.digest, available: skill.available, reason: skill.reason })),
-      drifted: skills
-        .filter((skill) => {
-          const mine = digests.get(skill.skill)?.digest;
-          return mine !== undefined && mine !== null && skill.digest !== mine;
-        })
-        .map((skill) => skill.skill),
-    };
+      skills,
+      skillCounts: counts,
+      drifted: drifted.slice(0, WORKER_LISTED_SKILLS),
+    });
+    await yieldToEventLoop();
   }
+  return workers;
 }
 
 interface SkillRow {
@@ -76,20 +76,77 @@ interface SkillRow {
   reason: string | null;
 }
 
-/** Rows of WorkerSkill read per statement by readWorkerSkills. */
-const SKILL_PAGE = 5000;
+const report = (row: SkillRow): WorkerSkillReport => ({ name: row.skill, digest: row.digest, available: row.available, reason: row.reason });
+
+/** Registry names looked up per statement when finding a worker's drifted skills. */
+const NAMES_PER_STATEMENT = 500;
 
 /**
- * The skills a worker session reported, by name, read SKILL_PAGE rows at a time with plain statements,
- * the event loop free between pages (Prisma's client took 0.6–1.6 s of it for 50,000 rows).
+ * The skills of one worker that the console also holds and whose copy differs from the console's
+ * (drift), by name. Only the console's own skills can drift, so this reads as many rows as the
+ * registry holds at most, NAMES_PER_STATEMENT names a statement, the event loop free between them.
  */
-async function readWorkerSkills(workerId: string): Promise<SkillRow[]> {
-  const skills: SkillRow[] = [];
-  for (let after = ""; ; ) {
-    const page = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "skill" > ${after} ORDER BY "skill" LIMIT ${SKILL_PAGE}`;
-    for (const row of page) skills.push({ ...row, available: row.available === true || (row.available as unknown) === 1 });
-    if (page.length < SKILL_PAGE) return skills;
-    after = page[page.length - 1]!.skill;
+async function driftedSkills(workerId: string, registry: SkillRegistry): Promise<SkillRow[]> {
+  const names = registry.list().map((skill) => skill.name);
+  const drifted: SkillRow[] = [];
+  for (let start = 0; start < names.length; start += NAMES_PER_STATEMENT) {
+    const held = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "skill" IN (${Prisma.join(names.slice(start, start + NAMES_PER_STATEMENT))})`;
+    const digests = await consoleDigests(registry, held.map((row) => row.skill));
+    for (const row of held) if (isDrifted(row, digests)) drifted.push(row);
     await yieldToEventLoop();
   }
+  return drifted.sort((a, b) => (a.skill < b.skill ? -1 : a.skill > b.skill ? 1 : 0));
+}
+
+function isDrifted(row: SkillRow, digests: Map<string, ConsoleDigest>): boolean {
+  const mine = digests.get(row.skill)?.digest;
+  return mine !== undefined && mine !== null && row.digest !== mine;
+}
+
+/** A worker's skill counts and first WORKER_LISTED_SKILLS skills for listWorkers: drifted, then unavailable, then the rest, by name within each. */
+async function firstSkills(workerId: string, registry: SkillRegistry): Promise<{ skills: WorkerSkillReport[]; counts: WorkerSkillCounts; drifted: string[] }> {
+  // Two counts from indexes alone (the primary key, and workerId/available/skill), a few ms each for 50,000 skills.
+  const [held] = await statements().$queryRaw<Array<{ count: number }>>`SELECT COUNT(*) AS "count" FROM "WorkerSkill" WHERE "workerId" = ${workerId}`;
+  await yieldToEventLoop();
+  const [unavailable] = await statements().$queryRaw<Array<{ count: number }>>`SELECT COUNT(*) AS "count" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "available" = ${false}`;
+  const drifted = await driftedSkills(workerId, registry);
+  const counts = { held: Number(held?.count ?? 0), unavailable: Number(unavailable?.count ?? 0), drifted: drifted.length };
+  const skills = drifted.slice(0, WORKER_LISTED_SKILLS);
+  const shown = new Set(skills.map((row) => row.skill));
+  for (const available of [false, true]) {
+    if (skills.length >= WORKER_LISTED_SKILLS) break;
+    const wanted = WORKER_LISTED_SKILLS - skills.length;
+    // Drifted rows may come back here too; ask for enough to fill the list without them.
+    const rows = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "available" = ${available} ORDER BY "skill" LIMIT ${wanted + shown.size}`;
+    for (const row of rows) {
+      if (skills.length >= WORKER_LISTED_SKILLS) break;
+      if (!shown.has(row.skill)) skills.push(row);
+    }
+  }
+  return { skills: skills.map(report), counts, drifted: drifted.map((row) => row.skill) };
+}
+
+/** Largest page of workerSkillPage, and its default. */
+export const WORKER_SKILL_PAGE_MAX = 500;
+export const WORKER_SKILL_PAGE_DEFAULT = 200;
+
+/**
+ * One page of the skills a worker holds (`GET /api/v1/workers/{id}/skills`, operator and above): at
+ * most `limit` (1…WORKER_SKILL_PAGE_MAX) skills by name after `after` (exclusive; "" from the start),
+ * each marked drifted when its copy differs from the console's; `next` is the last name when more may
+ * follow. Throws AppError `not_found` for a worker the console does not know, `bad_request` for a
+ * limit out of range.
+ */
+export async function workerSkillPage(workerId: string, after: string, limit: number): Promise<WorkerSkillPage> {
+  if (!Number.isInteger(limit) || limit < 1 || limit > WORKER_SKILL_PAGE_MAX) throw new AppError("bad_request", `limit must be an integer from 1 to ${WORKER_SKILL_PAGE_MAX}`);
+  const worker = await db().worker.findUnique({ where: { id: workerId }, select: { id: true } });
+  if (!worker) throw new AppError("not_found", `no worker with id ${JSON.stringify(workerId)}`);
+  const rows = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "skill" > ${after} ORDER BY "skill" LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  const registry = await getRegistry();
+  const digests = await consoleDigests(registry, page.map((row) => row.skill));
+  return {
+    skills: page.map((row) => ({ ...report(row), drifted: isDrifted(row, digests) })),
+    next: rows.length > limit ? page[page.length - 1]!.skill : null,
+  };
 }

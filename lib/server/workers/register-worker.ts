@@ -77,6 +77,9 @@ export async function reportWorkerSkills(workerId: string, skills: readonly Work
   return skills.length;
 }
 
+/** Reported skills put in the by-name map between two yields (50,000 at once held the event loop ~15 ms). */
+const SKILLS_DEDUPLICATED_AT_ONCE = 5000;
+
 /** WorkerSkill rows written or removed by one statement: a few ms of the event loop each. */
 const SKILL_ROWS_PER_STATEMENT = 250;
 
@@ -86,7 +89,12 @@ const SKILL_ROWS_PER_STATEMENT = 250;
  * 10 point 1: 50,000 skills through Prisma's createMany held the event loop for 6 s).
  */
 async function writeSkillRows(workerId: string, skills: readonly WorkerSkillReport[]): Promise<void> {
-  const unique = [...new Map(skills.map((skill) => [skill.name, skill])).values()];
+  const byName = new Map<string, WorkerSkillReport>();
+  for (let start = 0; start < skills.length; start += SKILLS_DEDUPLICATED_AT_ONCE) {
+    for (const skill of skills.slice(start, start + SKILLS_DEDUPLICATED_AT_ONCE)) byName.set(skill.name, skill);
+    await yieldToEventLoop();
+  }
+  const unique = [...byName.values()];
   for (let start = 0; start < unique.length; start += SKILL_ROWS_PER_STATEMENT) {
     const rows = unique.slice(start, start + SKILL_ROWS_PER_STATEMENT).map((skill) => Prisma.sql`(${workerId}, ${skill.name}, ${skill.digest}, ${skill.available}, ${skill.reason})`);
     await statements().$executeRaw`INSERT INTO "WorkerSkill" ("workerId", "skill", "digest", "available", "reason") VALUES ${Prisma.join(rows)}`;

@@ -1,0 +1,56 @@
+/**
+ * WAL checkpoints off the event loop (lib/server/db-checkpointer.ts): the console's connection never
+ * checkpoints inside a commit (`wal_autocheckpoint = 0`, where a commit past 1,000 WAL pages copied ~4 MB
+ * and fsynced the database, 14–57 ms on the event loop); a thread with its own connection copies the
+ * WAL, which the next write then restarts. When the thread dies, SQLite's own checkpoints come back,
+ * so the WAL cannot grow without bound. Real database file, real thread.
+ */
+import fs from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dbReady, openSqliteConnection } from "@/lib/server/db";
+import { checkpointerRunning, checkpointNow, checkpointThread, startCheckpointer } from "@/lib/server/db-checkpointer";
+import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
+
+let testConsole: TestConsole;
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole();
+  await dbReady();
+});
+
+/** Commits `rows` audit rows of ~4 KiB each, one commit per row, on the console's connection. */
+function writeRows(rows: number): void {
+  const insert = openSqliteConnection()!.database.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.checkpoint', 'test', ?)`);
+  for (let i = 0; i < rows; i++) insert.run(Date.now(), JSON.stringify({ filler: "f".repeat(4000), i }));
+}
+
+describe("WAL checkpoints", () => {
+  it("are off in the console's connection and done by the thread, which copies the whole WAL; the next write restarts it", async () => {
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    expect(Number(openSqliteConnection()!.database.pragma("wal_autocheckpoint", { simple: true }))).toBe(0);
+    writeRows(1500);
+    const copied = await checkpointNow();
+    // 1,500 rows of 4 KiB are more than 1,000 pages: SQLite would have checkpointed inside a commit.
+    expect(copied.log).toBeGreaterThan(1000);
+    expect(copied.checkpointed).toBe(copied.log);
+    writeRows(1);
+    const restarted = await checkpointNow();
+    expect(restarted.log).toBeLessThan(10);
+    expect(restarted.checkpointed).toBe(restarted.log);
+    // The WAL file keeps its high-water size (SQLite reuses it from its start), not 1,500 rows more.
+    writeRows(10);
+    expect(fs.statSync(`${testConsole.databaseFile}-wal`).size).toBeLessThan(copied.log * 4096 * 1.5);
+  });
+
+  it("come back into the console's connection when the thread dies, and go again when it restarts", async () => {
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    const { database } = openSqliteConnection()!;
+    await checkpointThread()!.terminate();
+    await expect.poll(() => Number(database.pragma("wal_autocheckpoint", { simple: true })), { timeout: 5_000 }).toBe(1000);
+    expect(checkpointerRunning()).toBe(false);
+    await expect(checkpointNow()).rejects.toThrow("no checkpoint thread is running");
+    startCheckpointer(database, testConsole.databaseFile);
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    expect(Number(database.pragma("wal_autocheckpoint", { simple: true }))).toBe(0);
+  });
+});
