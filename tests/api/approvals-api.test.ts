@@ -94,6 +94,9 @@ describe("dual-sign approvals", () => {
       expect(await errorOf(again)).toEqual({ code: "conflict", message: `you already signed approval ${approvalId}` });
     }
     expect(await db().approvalSignature.count({ where: { approvalId: approvalId! } })).toBe(1);
+    // Both attempts are refused attempts on the trail (the second within the repeat window is counted, not written yet).
+    const refused = await db().auditEvent.findMany({ where: { action: "access.refused", actor: approverA.email, approvalId } });
+    expect(refused.map((entry) => (JSON.parse(entry.details) as { code: string; reason: string }).reason)).toEqual([`you already signed approval ${approvalId}`]);
 
     const byOperator = await sign(approvalId!, operator.headers);
     expect(byOperator.status).toBe(403);
@@ -161,6 +164,15 @@ describe("dual-sign approvals", () => {
     const again = await sign(approvalId!, flipped.headers);
     expect(again.status).toBe(409);
     expect(await errorOf(again)).toEqual({ code: "conflict", message: `your signature on approval ${approvalId} was voided (${flipped.email} was demoted from approver to operator); it cannot be given again` });
+    // The attempt is on the audit trail: who, what and why.
+    const [refused] = await db().auditEvent.findMany({ where: { action: "access.refused", actor: flipped.email, approvalId }, orderBy: { id: "desc" }, take: 1 });
+    expect(JSON.parse(refused!.details)).toEqual({
+      method: "POST",
+      path: `/api/v1/approvals/${approvalId}/sign`,
+      code: "conflict",
+      reason: `your signature on approval ${approvalId} was voided (${flipped.email} was demoted from approver to operator); it cannot be given again`,
+      address: expect.any(String),
+    });
     // One more signature would have approved it if the old one counted again.
     const afterB = await sign(approvalId!, approverB.headers);
     expect(await approvalOf(afterB)).toMatchObject({ status: "pending", signatures: [{ by: approverB.email }] });

@@ -1,6 +1,7 @@
 import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
+import { markRefusal } from "../audit/refused-attempts";
 import { holdsRoleNow } from "../auth/users";
 import { announceQueued } from "../calls/call-queue";
 import { transitionCall } from "../calls/call-transitions";
@@ -49,7 +50,11 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     voidedBecause: earlier?.voidedAt ? (earlier.voidReason ?? "its signer lost the approver role") : null,
     now,
   });
-  if (refusal) throw new AppError(refusal.code, refusal.message);
+  if (refusal) {
+    const refused = new AppError(refusal.code, refusal.message);
+    // Signing again (after a signature, or after a demotion voided it) is a refused attempt of this signer's.
+    throw earlier !== null ? markRefusal(refused) : refused;
+  }
 
   const skill = (await getRegistry()).get(row.call.skill);
   const mismatch = await digestMismatch(skill, { id: row.callId, args: row.call.args, digest: row.digest }, row.skillInput);
@@ -86,7 +91,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     return queued ? "start" : "signed";
   }, TRANSACTION_OPTIONS);
 
-  if (outcome === "already_signed") throw new AppError("conflict", `you already signed approval ${approvalId}`);
+  if (outcome === "already_signed") throw markRefusal(new AppError("conflict", `you already signed approval ${approvalId}`));
   if (outcome === "not_signer") throw new AppError("forbidden", `${identity.email} is no longer an approver; the signature was not recorded`);
   if (outcome === "not_pending") {
     const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId } });

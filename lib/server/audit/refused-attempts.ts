@@ -11,6 +11,19 @@ export function markRecorded<T extends object>(error: T): T {
   return error;
 }
 
+/** Errors that are refused attempts though their code is not `forbidden` (a signer's 409 signing again), so the route records them too. */
+const refusals = new WeakSet<object>();
+
+/**
+ * Marks `error` as a refused attempt to record like a 403 (recordRefusedAttempt), whatever its code:
+ * an approver signing an approval they signed already, or again after a demotion voided their
+ * signature (409 `conflict`; issue 10 point 4: every refused signing attempt is on the trail). Returns it.
+ */
+export function markRefusal<T extends object>(error: T): T {
+  refusals.add(error);
+  return error;
+}
+
 /** The approval or call a request path names, for the entry's approvalId / callId columns. */
 function subjectOf(path: string): { approvalId?: string; callId?: string } {
   const approval = /^\/api\/v1\/approvals\/([^/]+)/.exec(path);
@@ -21,7 +34,8 @@ function subjectOf(path: string): { approvalId?: string; callId?: string } {
 
 /**
  * Records a refused attempt (issue 10 point 4: a requester signing their own call, a role refusal, a
- * bad origin — every 403 `forbidden` or `bad_origin` an API route answers) as an `access.refused`
+ * bad origin — every 403 `forbidden` or `bad_origin` an API route answers, and errors marked with
+ * markRefusal) as an `access.refused`
  * audit entry with who (`actor`, or `anonymous` before anyone was identified), what (method, path, the
  * approval or call it names) and why (the error's code and message), and the client address. Other
  * errors, and refusals the refusing step recorded itself (markRecorded), are left alone. A busy
@@ -29,7 +43,7 @@ function subjectOf(path: string): { approvalId?: string; callId?: string } {
  * refusal stands either way. Never throws.
  */
 export async function recordRefusedAttempt(request: Request, error: unknown, who: { actor: string; actorId: string | null } | null): Promise<void> {
-  if (!(error instanceof AppError) || (error.code !== "forbidden" && error.code !== "bad_origin") || recorded.has(error)) return;
+  if (!(error instanceof AppError) || (error.code !== "forbidden" && error.code !== "bad_origin" && !refusals.has(error)) || recorded.has(error)) return;
   let path = "";
   try {
     path = new URL(request.url).pathname;
