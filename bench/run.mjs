@@ -350,7 +350,7 @@ async function main() {
     const server = await startConsole("calls", env, "/api/v1/skills?category=bench");
     const workerStarted = performance.now();
     const worker = await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
-    console.log(`bench: worker ${worker.name} (pid ${server.workerPid}) live: sandbox ${worker.sandbox.mode}, ${worker.concurrency} calls at once, ${worker.skills.length} skills, ${((performance.now() - workerStarted) / 1000).toFixed(1)} s after the console answered`);
+    console.log(`bench: worker ${worker.name} (pid ${server.workerPid}) live: sandbox ${worker.sandbox.mode}, ${worker.concurrency} calls at once, ${worker.skillCounts.held} skills, ${((performance.now() - workerStarted) / 1000).toFixed(1)} s after the console answered`);
     spawner = await startDirectSpawner({
       cwd: projectRoot,
       env: { ...process.env, ...env },

@@ -346,7 +346,13 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await request(server.baseUrl, "GET", "/api/v1/workers").catch(() => null);
-    const worker = answer?.json?.workers?.find((entry) => entry.state === "live" && skills.every((name) => entry.skills.some((skill) => skill.name === name && skill.digest && skill.available)));
+    // Which live workers hold each skill with the console's digest (the listing carries only a worker's first skills).
+    const holders = [];
+    for (const name of skills) {
+      const held = await request(server.baseUrl, "GET", `/api/v1/skills/${encodeURIComponent(name)}/workers`).catch(() => null);
+      holders.push(new Set((held?.json?.workers ?? []).filter((entry) => entry.state === "live" && entry.digest && !entry.drifted && entry.available).map((entry) => entry.id)));
+    }
+    const worker = answer?.json?.workers?.find((entry) => entry.state === "live" && holders.every((ids) => ids.has(entry.id)));
     const pid = findWorkerPid(server.pid);
     if (worker && pid !== null) {
       if (worker.pid !== pid) throw new Error(`the live worker reported pid ${worker.pid}, but the console's child running .worker/worker.mjs is ${pid}`);
