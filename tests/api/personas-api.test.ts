@@ -371,6 +371,18 @@ describe("YAML export and import", () => {
       'persona #2: name "yaml-first" appears twice in the YAML',
       { persona: "yaml-first", field: "name" },
     ],
+    [
+      "three invalid personas, every one named",
+      "- name: yaml-first\n  permission_mode: root\n- name: yaml-ok\n  permission_mode: read-only\n- permission_mode: read-only\n- name: yaml-first\n  permission_mode: read-only\n  skils: {}\n",
+      '3 personas in the YAML are invalid; nothing was imported: persona #1 ("yaml-first"): permission_mode "root" must be one of read-only, mutating-with-confirm, dual-sign-required; persona #3: name is required; persona #4 ("yaml-first"): skils is not a persona field (a persona has name, description, permission_mode, skills, categories)',
+      {
+        problems: [
+          { message: 'persona #1 ("yaml-first"): permission_mode "root" must be one of read-only, mutating-with-confirm, dual-sign-required', persona: "yaml-first", field: "permission_mode" },
+          { message: "persona #3: name is required", persona: null, field: "name" },
+          { message: 'persona #4 ("yaml-first"): skils is not a persona field (a persona has name, description, permission_mode, skills, categories)', persona: "yaml-first", field: "skils" },
+        ],
+      },
+    ],
     ["a scalar", "just text\n", 'persona #1: persona must be a mapping with name, description, permission_mode, skills, categories', { persona: null, field: "persona" }],
     ["an empty list", "[]\n", "the YAML lists no personas", undefined],
     ["an empty document", "# nothing\n", "the YAML is empty; it must hold a list of personas or one persona", undefined],

@@ -23,7 +23,9 @@ function firstLine(message: string): string {
  * code), one document only, unique keys, unresolved tags refused, at most MAX_ALIAS_COUNT alias
  * expansions, at most MAX_PERSONA_YAML_BYTES. Names must be distinct. Returns the validated inputs in
  * document order; throws AppError `bad_request` naming the offending persona (#position and name) and
- * field, with details `{persona, field}` (`args_too_large` past the size limit).
+ * field, with details `{persona, field}` — or, when several are invalid, every one of them (the first
+ * PROBLEMS_LISTED in the message, details `{problems: [{message, persona, field}]}`), so an operator
+ * fixes a file in one pass (`args_too_large` past the size limit).
  */
 export function parsePersonasYaml(text: string): PersonaInput[] {
   checkYamlSize(text);
@@ -66,16 +68,36 @@ function personasOf(value: unknown): PersonaInput[] {
   if (list.length === 0) throw new AppError("bad_request", "the YAML lists no personas");
   if (list.length > MAX_IMPORTED_PERSONAS) throw new AppError("bad_request", `the YAML lists ${list.length} personas; at most ${MAX_IMPORTED_PERSONAS} are imported at once`);
   const seen = new Set<string>();
-  return list.map((raw, index) => {
+  const personas: PersonaInput[] = [];
+  const problems: AppError[] = [];
+  list.forEach((raw, index) => {
     const named = typeof raw === "object" && raw !== null && typeof (raw as { name?: unknown }).name === "string" ? ` (${JSON.stringify((raw as { name: string }).name)})` : "";
-    const persona = parsePersonaInput(raw, { label: `persona #${index + 1}${named}` });
-    if (seen.has(persona.name)) {
-      throw new AppError("bad_request", `persona #${index + 1}: name ${JSON.stringify(persona.name)} appears twice in the YAML`, { persona: persona.name, field: "name" });
+    try {
+      const persona = parsePersonaInput(raw, { label: `persona #${index + 1}${named}` });
+      if (seen.has(persona.name)) {
+        throw new AppError("bad_request", `persona #${index + 1}: name ${JSON.stringify(persona.name)} appears twice in the YAML`, { persona: persona.name, field: "name" });
+      }
+      seen.add(persona.name);
+      personas.push(persona);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      problems.push(error);
     }
-    seen.add(persona.name);
-    return persona;
   });
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    const listed = problems.slice(0, PROBLEMS_LISTED).map((problem) => problem.message);
+    const more = problems.length > listed.length ? `; and ${problems.length - listed.length} more` : "";
+    throw new AppError("bad_request", `${problems.length} personas in the YAML are invalid; nothing was imported: ${listed.join("; ")}${more}`, {
+      problems: problems.slice(0, PROBLEMS_DETAILED).map((problem) => ({ message: problem.message, ...(problem.details as object | undefined) })),
+    });
+  }
+  return personas;
 }
+
+/** Invalid personas named in an import's error message, and in its details. */
+const PROBLEMS_LISTED = 5;
+const PROBLEMS_DETAILED = 50;
 
 const FLOW_LISTS = new Set(["allow", "deny", "categories"]);
 
