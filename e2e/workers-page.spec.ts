@@ -148,17 +148,25 @@ test("a worker holding 450 skills shows its counts, drifted and unavailable ones
     await expect(rows.nth(6)).toHaveAttribute("data-skill", "e2e-held-000");
     await expect(card).toContainText("200 of 450 shown: drifted and unavailable first");
 
-    await card.getByRole("button", { name: "Show all 450" }).click();
-    await expect(card).toContainText("200 of 450 shown, by name");
+    await card.getByRole("button", { name: "List all 450 by name" }).click();
+    const shown = card.getByTestId("worker-skills-shown");
+    await expect(shown).toHaveText("200 of 450 shown, by name");
     await expect(rows.nth(0)).toHaveAttribute("data-skill", "e2e-held-000");
-    await card.getByRole("button", { name: "Load more" }).click();
-    await expect(card).toContainText("400 of 450 shown, by name");
-    await card.getByRole("button", { name: "Load more" }).click();
-    await expect(card).toContainText("450 of 450 shown, by name");
+    await card.getByRole("button", { name: "Load 200 more" }).click();
+    await expect(shown).toHaveText("400 of 450 shown, by name");
+    await card.getByRole("button", { name: "Load 200 more" }).click();
+    await expect(shown).toHaveText("450 of 450 shown, by name");
     await expect(rows).toHaveCount(450);
-    await expect(card.getByRole("button", { name: "Load more" })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: "Load 200 more" })).toHaveCount(0);
     await expect(rows.nth(449)).toHaveAttribute("data-skill", "listening_ports");
     await expect(rows.nth(449)).toHaveAttribute("data-drifted", "true");
+    // A part of the name finds a skill among them all.
+    await card.getByLabel(`Filter the skills of ${name} by name`).fill("held-12");
+    await expect(shown).toHaveText("10 with “held-12” in the name, by name");
+    await expect(rows).toHaveCount(10);
+    await expect(rows.nth(0)).toHaveAttribute("data-skill", "e2e-held-120");
+    await card.getByLabel(`Filter the skills of ${name} by name`).fill("nothing-like-it");
+    await expect(card).toContainText(`No skill of ${name} has “nothing-like-it” in its name.`);
 
     expect((await worker.delete(`/api/v1/workers/${session.id}`)).status()).toBe(204);
   } finally {

@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 import { cx } from "@/components/ui/class-names";
-import { useWorkerSkills } from "@/lib/client/use-workers";
+import { useDebouncedValue } from "@/lib/client/use-debounced-value";
+import { useWorkerSkills, WORKER_SKILLS_PAGE_SIZE } from "@/lib/client/use-workers";
 import type { WorkerInfo, WorkerSkillReport } from "@/lib/types/worker";
 import { ShortDigest } from "./short-digest";
 
@@ -32,32 +34,50 @@ function SkillRow({ skill, drifted }: { skill: WorkerSkillReport; drifted: boole
   );
 }
 
-/** Every skill of one worker, by name, a page at a time (`GET /api/v1/workers/{id}/skills`). */
+/** How long the name filter waits for typing to pause before asking the console, in ms. */
+const FILTER_DEBOUNCE_MS = 250;
+
+/** Every skill of one worker, by name, a page at a time (`GET /api/v1/workers/{id}/skills`), filtered by a part of the name. */
 function AllSkills({ worker, label }: { worker: WorkerInfo; label: string }) {
-  const pages = useWorkerSkills(worker.id, true);
+  const [filter, setFilter] = useState("");
+  const q = useDebouncedValue(filter.trim(), FILTER_DEBOUNCE_MS);
+  const pages = useWorkerSkills(worker.id, q, true);
   const skills = pages.data?.pages.flatMap((page) => page.skills) ?? [];
-  if (pages.isPending) return <p className="px-3 py-2 text-sm text-zinc-500">Loading the skills…</p>;
-  if (pages.isError && skills.length === 0) {
-    return (
+  const filterId = useId();
+  let body: ReactNode;
+  if (pages.isPending) body = <p className="px-3 py-2 text-sm text-zinc-500">Loading the skills…</p>;
+  else if (pages.isError && skills.length === 0) {
+    body = (
       <Alert tone="danger" title="Could not load the skills" className="m-3">
         {pages.error.message}
       </Alert>
     );
-  }
-  return (
-    <>
+  } else if (skills.length === 0) body = <p className="px-3 py-2 text-sm text-zinc-600">No skill of {worker.name} has “{q}” in its name.</p>;
+  else {
+    body = (
       <ul className="max-h-96 divide-y divide-zinc-100 overflow-y-auto" aria-label={label}>
         {skills.map((skill) => (
           <SkillRow key={skill.name} skill={skill} drifted={skill.drifted} />
         ))}
       </ul>
+    );
+  }
+  return (
+    <>
+      <div className="border-b border-zinc-200 bg-zinc-50 px-3 py-2">
+        <label htmlFor={filterId} className="sr-only">
+          Filter the skills of {worker.name} by name
+        </label>
+        <Input id={filterId} type="search" value={filter} onChange={(event) => setFilter(event.target.value)} placeholder="Filter by name" maxLength={200} className="w-full sm:w-72" />
+      </div>
+      {body}
       <div className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-200 bg-zinc-50 px-3 py-1.5 text-xs text-zinc-600">
-        <span aria-live="polite">
-          {skills.length.toLocaleString()} of {worker.skillCounts.held.toLocaleString()} shown, by name
+        <span aria-live="polite" data-testid="worker-skills-shown">
+          {q === "" ? `${skills.length.toLocaleString()} of ${worker.skillCounts.held.toLocaleString()} shown, by name` : `${skills.length.toLocaleString()}${pages.hasNextPage ? "+" : ""} with “${q}” in the name, by name`}
         </span>
         {pages.hasNextPage ? (
           <Button size="sm" variant="ghost" pending={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
-            Load more
+            Load {WORKER_SKILLS_PAGE_SIZE} more
           </Button>
         ) : null}
       </div>
@@ -75,7 +95,8 @@ function AllSkills({ worker, label }: { worker: WorkerInfo; label: string }) {
  * the list — each skill linked to its page, with its digest shortened to 12 hex characters, drifted
  * ones marked, unavailable ones with their reason (DESIGN.md "Workers and the sandbox": the Workers
  * page lists skills and digests). The list first shows the skills `GET /api/v1/workers` carries
- * (drifted, then unavailable, then the first by name); "Show all" pages through every one by name.
+ * (drifted, then unavailable, then the first by name); "List all" pages through every one by name,
+ * with a filter on a part of the name.
  */
 export function WorkerSkills({ worker }: { worker: WorkerInfo }) {
   const [open, setOpen] = useState(false);
@@ -114,7 +135,7 @@ export function WorkerSkills({ worker }: { worker: WorkerInfo }) {
                   {worker.skills.length.toLocaleString()} of {held.toLocaleString()} shown: drifted and unavailable first
                 </span>
                 <Button size="sm" variant="ghost" onClick={() => setAll(true)}>
-                  Show all {held.toLocaleString()}
+                  List all {held.toLocaleString()} by name
                 </Button>
               </div>
             ) : null}

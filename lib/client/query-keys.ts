@@ -61,7 +61,7 @@ export const queryKeys = {
     /** Which workers hold one skill: under `workers` so that what changes workers refreshes it too. */
     holders: (skill: string) => ["workers", "holders", skill] as const,
     /** Every skill one worker holds, paged (the Workers page's "Show all"). */
-    skills: (workerId: string) => ["workers", "skills", workerId] as const,
+    skills: (workerId: string, q: string) => ["workers", "skills", workerId, q] as const,
   },
   workerTokens: {
     all: ["worker-tokens"] as const,

@@ -27,16 +27,17 @@ export function useWorkers(enabled = true) {
 export const WORKER_SKILLS_PAGE_SIZE = 200;
 
 /**
- * Every skill one worker holds, by name, in pages of WORKER_SKILLS_PAGE_SIZE
- * (`GET /api/v1/workers/{id}/skills?after=&limit=` → WorkerSkillPage): `fetchNextPage()` loads the
+ * Every skill one worker holds whose name contains `q` ("" for all), by name, in pages of
+ * WORKER_SKILLS_PAGE_SIZE (`GET /api/v1/workers/{id}/skills?after=&limit=&q=` → WorkerSkillPage): `fetchNextPage()` loads the
  * names after the last one held, until a page's `next` is null. Not fetched until `enabled` (the
  * operator asked for the whole list: `GET /api/v1/workers` carries only the first skills).
  */
-export function useWorkerSkills(workerId: string, enabled: boolean) {
+export function useWorkerSkills(workerId: string, q: string, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: queryKeys.workers.skills(workerId),
+    queryKey: queryKeys.workers.skills(workerId, q),
     initialPageParam: "",
-    queryFn: ({ pageParam, signal }) => fetchJson<WorkerSkillPage>(withQuery(`/api/v1/workers/${encodeURIComponent(workerId)}/skills`, { after: pageParam || undefined, limit: WORKER_SKILLS_PAGE_SIZE }), { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      fetchJson<WorkerSkillPage>(withQuery(`/api/v1/workers/${encodeURIComponent(workerId)}/skills`, { after: pageParam || undefined, limit: WORKER_SKILLS_PAGE_SIZE, q }), { signal }),
     getNextPageParam: (lastPage) => lastPage.next ?? undefined,
     enabled,
   });

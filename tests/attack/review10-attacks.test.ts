@@ -173,6 +173,11 @@ describe("a worker reporting 50,000 skills", () => {
       after = page.next;
     }
     expect(names).toEqual(skills.map((skill) => skill.name));
+    // A part of the name, LIKE's wildcards matched as themselves.
+    const filtered = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${worker.session.id}/skills?q=${encodeURIComponent("4321-")}`, { method: "GET", params: { id: worker.session.id } });
+    expect(((await filtered.json()) as WorkerSkillPage).skills.map((skill) => skill.name)).toEqual([4321, 14321, 24321, 34321, 44321].map((i) => skills[i]!.name));
+    const wildcards = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${worker.session.id}/skills?q=${encodeURIComponent("%_")}`, { method: "GET", params: { id: worker.session.id } });
+    expect(await wildcards.json()).toEqual({ skills: [], next: null });
     const tooMany = await invoke(workerSkillsRoute.GET, `/api/v1/workers/${worker.session.id}/skills?limit=501`, { method: "GET", params: { id: worker.session.id } });
     expect(tooMany.status).toBe(400);
     expect(await errorOf(tooMany)).toMatchObject({ code: "bad_request", message: "limit must be an integer from 1 to 500" });

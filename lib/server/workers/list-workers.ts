@@ -133,15 +133,19 @@ export const WORKER_SKILL_PAGE_DEFAULT = 200;
 /**
  * One page of the skills a worker holds (`GET /api/v1/workers/{id}/skills`, operator and above): at
  * most `limit` (1…WORKER_SKILL_PAGE_MAX) skills by name after `after` (exclusive; "" from the start),
+ * only those whose name contains `q` (case-insensitive for ASCII; "" for all; at most 200 characters),
  * each marked drifted when its copy differs from the console's; `next` is the last name when more may
  * follow. Throws AppError `not_found` for a worker the console does not know, `bad_request` for a
- * limit out of range.
+ * limit out of range or a longer `q`.
  */
-export async function workerSkillPage(workerId: string, after: string, limit: number): Promise<WorkerSkillPage> {
+export async function workerSkillPage(workerId: string, after: string, limit: number, q = ""): Promise<WorkerSkillPage> {
   if (!Number.isInteger(limit) || limit < 1 || limit > WORKER_SKILL_PAGE_MAX) throw new AppError("bad_request", `limit must be an integer from 1 to ${WORKER_SKILL_PAGE_MAX}`);
+  if (q.length > 200) throw new AppError("bad_request", "q must be at most 200 characters");
   const worker = await db().worker.findUnique({ where: { id: workerId }, select: { id: true } });
   if (!worker) throw new AppError("not_found", `no worker with id ${JSON.stringify(workerId)}`);
-  const rows = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "skill" > ${after} ORDER BY "skill" LIMIT ${limit + 1}`;
+  // LIKE's own wildcards in q are matched as themselves (escaped with !).
+  const contains = `%${q.replace(/[!%_]/g, (char) => `!${char}`)}%`;
+  const rows = await statements().$queryRaw<SkillRow[]>`SELECT "skill", "digest", "available", "reason" FROM "WorkerSkill" WHERE "workerId" = ${workerId} AND "skill" > ${after} AND "skill" LIKE ${contains} ESCAPE '!' ORDER BY "skill" LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit);
   const registry = await getRegistry();
   const digests = await consoleDigests(registry, page.map((row) => row.skill));

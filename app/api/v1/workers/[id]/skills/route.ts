@@ -16,8 +16,9 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
 });
 
 /**
- * `GET /api/v1/workers/{id}/skills?after=&limit=` (operator and above) → 200 WorkerSkillPage: the
+ * `GET /api/v1/workers/{id}/skills?after=&limit=&q=` (operator and above) → 200 WorkerSkillPage: the
  * skills a worker holds by name, at most `limit` (default 200, at most 500) after the name `after`,
+ * only those whose name contains `q`,
  * each with its digest and whether it drifted; `next` is the `after` of the next page, null at the end.
  * 404 `not_found` for an unknown worker, 400 `bad_request` for a limit out of range. `GET /api/v1/workers`
  * carries only each worker's first skills (issue 10 point 1); the Workers page's "Show all" pages here.
@@ -26,7 +27,7 @@ export const GET = apiRoute(
   async (request, context: { params: Promise<{ id: string }> }) => {
     const { id } = await context.params;
     const url = new URL(request.url);
-    return Response.json(await workerSkillPage(id, stringParam(url, "after") ?? "", intParam(url, "limit") ?? WORKER_SKILL_PAGE_DEFAULT));
+    return Response.json(await workerSkillPage(id, stringParam(url, "after") ?? "", intParam(url, "limit") ?? WORKER_SKILL_PAGE_DEFAULT, stringParam(url, "q") ?? ""));
   },
   { role: "operator" },
 );
