@@ -132,7 +132,7 @@ export function WorkerTokensTable({ tokens, workers }: { tokens: WorkerTokenInfo
           <p className="mt-2" data-testid="revoke-affected">
             {affected.length === 0
               ? "No worker is using it now."
-              : `In use by ${affected.map((worker) => worker.name).join(", ")} (${running} ${running === 1 ? "call" : "calls"} running now).`}
+              : `In use by ${[...new Set(affected.map((worker) => worker.name))].join(", ")} (${running} ${running === 1 ? "call" : "calls"} running now).`}
           </p>
         ) : null}
       </ConfirmDialog>

@@ -207,6 +207,35 @@ describe("claims are bound to the skill's digest", () => {
   });
 });
 
+describe("the workers listing", () => {
+  it("leaves out a restarted worker's earlier sessions once they are gone, never a live one", async () => {
+    const skills = [{ name: "echo", digest: "e".repeat(64), available: true, reason: null }];
+    const first = await registerProtocolWorker("restarted", skills);
+    const none = { by: "none" as const, value: null };
+    const again = () =>
+      first.client.register({ name: "restarted", labels: [], host: "test", version: "test", pid: null, concurrency: 1, sandbox: { requested: "none", mode: "none", warning: null, uid: 65534, limits: { memory: none, pids: none, cpu: none }, kill: "process-group" }, skills });
+    const sessionsNamed = async () => {
+      const { workers } = (await (await invoke(workersRoute.GET, "/api/v1/workers")).json()) as { workers: WorkerInfo[] };
+      return workers.filter((worker) => worker.name === "restarted").map((worker) => [worker.id, worker.state]);
+    };
+    // Two live sessions of one name: both shown (a real conflict the operator must see).
+    const second = await again();
+    expect((await sessionsNamed()).sort()).toEqual(
+      [
+        [second.id, "live"],
+        [first.session.id, "live"],
+      ].sort(),
+    );
+    await first.client.goodbye(first.session.id);
+    await first.client.goodbye(second.id);
+    const third = await again();
+    expect(await sessionsNamed()).toEqual([[third.id, "live"]]);
+    await first.client.goodbye(third.id);
+    // The newest is listed even when stopped.
+    expect(await sessionsNamed()).toEqual([[third.id, "stopped"]]);
+  });
+});
+
 describe("revoking a worker token", () => {
   it("ends its workers' running calls interrupted and cuts the worker off", async () => {
     const worker = await startTestWorker({ WORKER_NAME: "doomed-by-revoke", WORKER_LABELS: "revoke" });

@@ -27,7 +27,9 @@ function parseSandbox(text: string): WorkerSandbox {
  * host, version, sandbox and limits in force, last heartbeat, running calls, skills and digests):
  * live ones and those seen in the last day, newest first. A worker is `live` while heard from within
  * CALL_LEASE_MS, `lost` after, `stopped` once it said goodbye or its token was revoked. `drifted`
- * names the skills whose copy on the worker has another digest than the console's own copy.
+ * names the skills whose copy on the worker has another digest than the console's own copy. A session
+ * that is not live and runs nothing is left out when a newer session of the same name and token is
+ * listed (a restarted worker registers anew; its dead sessions would pile up on the page).
  * Each worker carries its skill counts and its first WORKER_LISTED_SKILLS skills (drifted, then
  * unavailable, then the rest), never its whole list: 50,000 skills made this answer 9 MB and held the
  * event loop 175 ms (issue 10 point 1); workerSkillPage pages the rest.
@@ -44,7 +46,13 @@ export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
   const registry = await getRegistry();
   const leaseMs = config().leaseMs;
   const workers: WorkerInfo[] = [];
+  const newest = new Set<string>();
   for (const row of rows) {
+    const state = row.stoppedAt ? "stopped" : now - row.lastSeenAt.getTime() <= leaseMs ? "live" : "lost";
+    // A worker restarted registers a new session: its earlier ones, gone, are not listed again.
+    const session = `${row.tokenId}\u0000${row.name}`;
+    if (newest.has(session) && state !== "live" && (runningBy.get(row.id) ?? 0) === 0) continue;
+    newest.add(session);
     const { skills, counts, drifted } = await firstSkills(row.id, registry);
     workers.push({
       id: row.id,
@@ -57,7 +65,7 @@ export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
       sandbox: parseSandbox(row.sandbox),
       registeredAt: row.registeredAt.toISOString(),
       lastSeenAt: row.lastSeenAt.toISOString(),
-      state: row.stoppedAt ? "stopped" : now - row.lastSeenAt.getTime() <= leaseMs ? "live" : "lost",
+      state,
       running: runningBy.get(row.id) ?? 0,
       token: { id: row.token.id, name: row.token.name, local: row.token.local },
       skills,
