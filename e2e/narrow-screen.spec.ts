@@ -39,3 +39,23 @@ test("a skill page does not scroll sideways and its Run button is on screen", as
     await expectWithinWidth(page);
   }
 });
+
+test("a call's stderr gives its line the clock column's width, and says how to read a long line whole", async ({ page, request }) => {
+  const started = await request.post("/api/v1/skills/fail_loudly/calls", { data: { args: {}, wait: true } });
+  expect(started.status()).toBe(200);
+  const { call } = (await started.json()) as { call: { id: string; status: string } };
+  expect(call.status).toBe("failed");
+  await page.goto(`/calls/${call.id}`);
+  const timeline = page.getByRole("log", { name: "stderr timeline" });
+  const line = timeline.getByTestId("timeline-row").filter({ hasText: "line 5 of 5" });
+  await expect(line).toBeVisible();
+  // The time is left to the line read whole: the text starts right after the line number.
+  await expect(line.locator("time")).toBeHidden();
+  await expect(page.getByTestId("timeline-hint")).toHaveText("Lines longer than the box end in “…”: click or tap a line to read it whole.");
+  await line.click();
+  const whole = page.getByTestId("timeline-expanded");
+  await expect(whole).toContainText("fail_loudly: line 5 of 5 (giving up: cannot build the report)");
+  await expect(whole.locator("time")).toHaveText(/^\d\d:\d\d:\d\d\.\d{3}$/);
+  await expect(page.getByTestId("timeline-hint")).toHaveCount(0);
+  await expectWithinWidth(page);
+});

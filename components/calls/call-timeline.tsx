@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { VirtualList } from "@/components/ui/virtual-list";
+import { formatClockTime } from "@/lib/client/format-time";
 import type { CallStream, CallStreamState } from "@/lib/client/use-call-stream";
 import { TimelineRow, TIMELINE_ROW_HEIGHT } from "./timeline-row";
 import { hasMatch, TimelineSearchBox, useTimelineSearch } from "./timeline-search";
@@ -187,13 +188,19 @@ export function CallTimeline({ stream, status }: { stream: CallStream; status: C
       {expanded ? (
         <div className="border-t border-zinc-800 px-4 py-2 font-mono text-[12.5px] leading-5" data-testid="timeline-expanded">
           <div className="mb-1 flex items-center gap-2 text-xs text-zinc-500">
-            <span>line {expanded.seq}, whole</span>
+            <span>
+              line {expanded.seq}, whole · <time dateTime={expanded.at}>{formatClockTime(expanded.at)}</time>
+            </span>
             <button type="button" className="ml-auto text-zinc-400 hover:text-zinc-100" onClick={() => setExpandedSeq(null)}>
               Close
             </button>
           </div>
           <p className="max-h-40 overflow-y-auto break-all whitespace-pre-wrap text-zinc-100">{expanded.line}</p>
         </div>
+      ) : lineCount > 0 ? (
+        <p className="border-t border-zinc-800 px-4 py-1.5 text-xs text-zinc-500" data-testid="timeline-hint">
+          Lines longer than the box end in “…”: click or tap a line to read it whole.
+        </p>
       ) : null}
     </section>
   );

@@ -45,7 +45,8 @@ export const TimelineRow = memo(function TimelineRow({
   return (
     <div
       className={cx(
-        "grid h-full cursor-default grid-cols-[3.25rem_6.75rem_minmax(0,1fr)] gap-x-3 px-3 hover:bg-white/[0.04]",
+        // On a phone the clock column gives its width to the text (the time shows on the line read whole).
+        "grid h-full cursor-default grid-cols-[2.5rem_minmax(0,1fr)] gap-x-2 px-2 hover:bg-white/[0.04] sm:grid-cols-[3.25rem_6.75rem_minmax(0,1fr)] sm:gap-x-3 sm:px-3",
         system && "bg-sky-400/[0.06]",
         needle !== "" && "bg-amber-300/[0.08]",
         current && "ring-1 ring-amber-300 ring-inset",
@@ -58,7 +59,7 @@ export const TimelineRow = memo(function TimelineRow({
       onClick={() => onToggle(event.seq)}
     >
       <span className="text-right text-zinc-600 tabular-nums select-none">{event.seq}</span>
-      <time dateTime={event.at} title={formatInstantTitle(event.at)} className="text-zinc-500 tabular-nums select-none">
+      <time dateTime={event.at} title={formatInstantTitle(event.at)} className="hidden text-zinc-500 tabular-nums select-none sm:block">
         {formatClockTime(event.at)}
       </time>
       <span className={cx("truncate whitespace-pre", system ? "text-sky-300 italic" : "text-zinc-100")} title={event.line.length > 120 ? event.line : undefined}>
