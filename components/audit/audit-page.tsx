@@ -79,26 +79,29 @@ export function AuditPage() {
           <EmptyState title="The audit trail is empty">Sign-ins, calls, confirmations and signatures are recorded here as they happen.</EmptyState>
         )
       ) : (
-        <Card className="overflow-x-auto">
-          <div className="min-w-[72rem]">
-            <div role="row" aria-hidden="true" className={`${AUDIT_GRID} border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-[11px] font-medium tracking-wide text-zinc-500 uppercase`}>
-              {COLUMNS.map((column) => (
-                <span key={column}>{column}</span>
-              ))}
+        <Card className="overflow-hidden">
+          {/* Wider than a phone: a shadow at the edge it scrolls towards says there is more (globals.css scroll-shadow-x). */}
+          <div className="scroll-shadow-x relative overflow-x-auto">
+            <div className="min-w-[72rem]">
+              <div role="row" aria-hidden="true" className={`${AUDIT_GRID} border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-[11px] font-medium tracking-wide text-zinc-500 uppercase`}>
+                {COLUMNS.map((column) => (
+                  <span key={column}>{column}</span>
+                ))}
+              </div>
+              <VirtualList
+                role="table"
+                aria-label="Audit entries, newest first"
+                aria-rowcount={entries.length}
+                scroller="window"
+                count={entries.length}
+                rowHeight={AUDIT_ROW_HEIGHT}
+                rowKey={(index) => entries[index]?.id ?? index}
+                renderRow={(index) => {
+                  const entry = entries[index];
+                  return entry ? <AuditRow entry={entry} onFilterCall={setCallId} /> : null;
+                }}
+              />
             </div>
-            <VirtualList
-              role="table"
-              aria-label="Audit entries, newest first"
-              aria-rowcount={entries.length}
-              scroller="window"
-              count={entries.length}
-              rowHeight={AUDIT_ROW_HEIGHT}
-              rowKey={(index) => entries[index]?.id ?? index}
-              renderRow={(index) => {
-                const entry = entries[index];
-                return entry ? <AuditRow entry={entry} onFilterCall={setCallId} /> : null;
-              }}
-            />
           </div>
           <div className="flex items-center justify-between gap-3 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500">
             <span aria-live="polite">
