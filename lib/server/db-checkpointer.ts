@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
+import type { SqliteConnection } from "./serialised-sqlite-adapter";
 import { moduleSearchPaths, THREAD_PREAMBLE_SOURCE } from "@/lib/validation/thread-preamble";
 
 /**
@@ -11,12 +12,24 @@ import { moduleSearchPaths, THREAD_PREAMBLE_SOURCE } from "@/lib/validation/thre
  * `wal_autocheckpoint = 0` and a thread with its own connection to the same file runs a PASSIVE
  * checkpoint every CHECKPOINT_INTERVAL_MS: it never waits for a lock (a busy one is tried at the next
  * tick) and never blocks the console's readers or writers; the console's next write restarts the WAL
- * from its start once everything in it was copied. Should the thread fail to start or stop,
+ * from its start once everything in it was copied. Under writes that never pause, the WAL would
+ * never restart: past WAL_RESTART_FRAMES the connection checkpoints once itself (briefly, the thread
+ * having copied most frames), and its next write restarts the WAL. Should the thread fail to start or stop,
  * automatic checkpoints come back, so the WAL never grows without bound.
  */
 
 /** ms between two checkpoints of the thread. */
 export const CHECKPOINT_INTERVAL_MS = 500;
+/**
+ * WAL frames (4 KiB pages) past which the console's own connection checkpoints again. SQLite restarts
+ * the WAL from its start only when a write begins with every frame copied, which continuous writes
+ * never leave to a thread (an attacker's refusal flood grew the WAL to 1.2 GB in 36 s): past this
+ * many, the connection checkpoints once itself (checkpointHere; the frames the thread copied already
+ * are not copied again, so it is short) and its next write restarts the WAL.
+ */
+export const WAL_RESTART_FRAMES = 4000;
+/** Bytes a restarted WAL file is cut back to (`journal_size_limit`): the file never stays at a flood's size. */
+const WAL_KEPT_BYTES = 16 * 1024 * 1024;
 /** SQLite's default `wal_autocheckpoint`, in pages, restored when the thread is not running. */
 const AUTOCHECKPOINT_PAGES = 1000;
 /** Longest wait for the thread's first answer, in ms. */
@@ -29,15 +42,18 @@ const database = new Database(workerData.file, { timeout: 0, fileMustExist: true
 database.pragma("synchronous = NORMAL");
 let stopped = false;
 let timer = null;
+let lastLog = 0;
 const tick = () => {
   try {
     const [result] = database.pragma("wal_checkpoint(PASSIVE)");
+    lastLog = result.log;
     parentPort.postMessage({ checkpointed: result.checkpointed, log: result.log });
   } catch (error) {
     // Busy or locked: another connection holds what the checkpoint needs; the next tick tries again.
     if (!/BUSY|LOCKED/.test(String(error && error.code))) parentPort.postMessage({ failure: String(error && error.message) });
   }
-  if (!stopped) timer = setTimeout(tick, workerData.intervalMs);
+  // A long WAL is copied again soon: the console's connection restarts it after the next report.
+  if (!stopped) timer = setTimeout(tick, lastLog > workerData.restartFrames ? workerData.intervalMs / 10 : workerData.intervalMs);
 };
 parentPort.on("message", (message) => {
   if (message === "stop") {
@@ -63,12 +79,18 @@ export interface CheckpointReport {
 interface CheckpointerState {
   worker: Worker | null;
   database: Database.Database | null;
+  /** The thread opened the file. */
+  ready: boolean;
+  /** The console's connection (checkpointHere), while the thread runs. */
+  connection: SqliteConnection | null;
+  /** A checkpoint of the console's connection is waiting for its lock or running. */
+  checkpointingHere: boolean;
   /** Called with each checkpoint's report (tests). */
   listeners: Set<(report: CheckpointReport) => void>;
 }
 
 const STATE_KEY = Symbol.for("skill-console.db-checkpointer");
-const state: CheckpointerState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { worker: null, database: null, listeners: new Set() }) as CheckpointerState;
+const state: CheckpointerState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { worker: null, database: null, ready: false, connection: null, checkpointingHere: false, listeners: new Set() }) as CheckpointerState;
 
 function restoreAutocheckpoint(database: Database.Database, reason: string): void {
   console.error(`database: the checkpoint thread ${reason}; SQLite checkpoints the WAL inside commits again`);
@@ -80,16 +102,47 @@ function restoreAutocheckpoint(database: Database.Database, reason: string): voi
 }
 
 /**
- * Moves the WAL checkpoints of `database` (the console's connection, in WAL mode, on the file `file`)
+ * A WAL past WAL_RESTART_FRAMES: the console's connection checkpoints once itself, under its lock
+ * (never inside one of its transactions), right after the thread's checkpoint, so it copies only the
+ * frames written since — then its next write restarts the WAL from its start. The thread sleeps
+ * between its checkpoints, so the two do not collide; when they do (busy), the next report tries again.
+ */
+async function checkpointHere(connection: SqliteConnection): Promise<void> {
+  if (state.checkpointingHere) return;
+  state.checkpointingHere = true;
+  await connection.lock.acquire();
+  try {
+    if (connection.database.open) connection.database.pragma("wal_checkpoint(PASSIVE)");
+  } catch {
+    // Busy or locked: the next report past the bound tries again.
+  } finally {
+    connection.lock.release();
+    state.checkpointingHere = false;
+  }
+}
+
+/**
+ * Told the WAL file's size after each group commit's fsync (db-durability.ts): a file past
+ * WAL_KEPT_BYTES has grown since its last restart (a restart cuts it back to that size), whatever
+ * the thread's pace, so the console's connection checkpoints once itself (checkpointHere) and its
+ * next write restarts it. Bounds the WAL to about WAL_KEPT_BYTES plus one group commit's writes.
+ */
+export function noteWalSize(bytes: number): void {
+  if (bytes > WAL_KEPT_BYTES && state.connection !== null && state.ready) void checkpointHere(state.connection);
+}
+
+/**
+ * Moves the WAL checkpoints of `connection` (the console's, in WAL mode, on the file `file`)
  * to a thread of their own; stops a checkpointer started for another connection first. Automatic
  * checkpoints are turned off only once the thread has opened the file. Never throws: when the thread
  * cannot run, checkpoints stay SQLite's own (with a message on stderr).
  */
-export function startCheckpointer(database: Database.Database, file: string): void {
+export function startCheckpointer(connection: SqliteConnection, file: string): void {
   stopCheckpointer();
+  const database = connection.database;
   let worker: Worker;
   try {
-    worker = new Worker(SOURCE, { eval: true, workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS, searchPaths: moduleSearchPaths() }, stdout: false, stderr: false });
+    worker = new Worker(SOURCE, { eval: true, workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS, restartFrames: WAL_RESTART_FRAMES, searchPaths: moduleSearchPaths() }, stdout: false, stderr: false });
   } catch (error) {
     restoreAutocheckpoint(database, `could not start (${error instanceof Error ? error.message : String(error)})`);
     return;
@@ -97,6 +150,8 @@ export function startCheckpointer(database: Database.Database, file: string): vo
   worker.unref();
   state.worker = worker;
   state.database = database;
+  state.connection = connection;
+  state.ready = false;
   let ready = false;
   const startTimer = setTimeout(() => {
     if (state.worker === worker && !ready) {
@@ -109,16 +164,24 @@ export function startCheckpointer(database: Database.Database, file: string): vo
     if (state.worker !== worker) return;
     if (message.ready) {
       ready = true;
+      state.ready = true;
       clearTimeout(startTimer);
+      database.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
       database.pragma("wal_autocheckpoint = 0");
     } else if (message.failure !== undefined) console.error(`database: a WAL checkpoint failed: ${message.failure}`);
-    else for (const listener of state.listeners) listener({ log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 });
+    else {
+      const report = { log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 };
+      if (report.log > WAL_RESTART_FRAMES) void checkpointHere(connection);
+      for (const listener of state.listeners) listener(report);
+    }
   });
   const onDeath = (reason: string) => {
     if (state.worker !== worker) return;
     clearTimeout(startTimer);
     state.worker = null;
     state.database = null;
+    state.connection = null;
+    state.ready = false;
     restoreAutocheckpoint(database, reason);
   };
   worker.on("error", (error) => onDeath(`failed (${error.message})`));
@@ -130,6 +193,8 @@ export function stopCheckpointer(): void {
   const worker = state.worker;
   state.worker = null;
   state.database = null;
+  state.connection = null;
+  state.ready = false;
   if (!worker) return;
   worker.removeAllListeners();
   worker.on("error", () => undefined);
@@ -154,9 +219,9 @@ export function checkpointNow(): Promise<CheckpointReport> {
   });
 }
 
-/** True when the thread runs and automatic checkpoints of the console's connection are off. */
+/** True when the thread runs and has opened the file (automatic checkpoints of the console's connection are then off while the WAL is short). */
 export function checkpointerRunning(): boolean {
-  return state.worker !== null && state.database !== null && Number(state.database.pragma("wal_autocheckpoint", { simple: true })) === 0;
+  return state.worker !== null && state.database !== null && state.ready;
 }
 
 /** The checkpoint thread, when one runs (tests: terminating it must bring SQLite's own checkpoints back). */

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import type Database from "better-sqlite3";
+import { noteWalSize } from "./db-checkpointer";
 
 /**
  * Group commit for the console's SQLite connection. With `synchronous = FULL` (SQLite's default) every
@@ -61,7 +62,13 @@ async function syncWal(): Promise<void> {
       throw error;
     }
   }
-  await state.handle.sync();
+  const handle = state.handle;
+  await handle.sync();
+  // Its size tells whether the WAL grew past its bound since its last restart (db-checkpointer.ts); not awaited.
+  handle.stat().then(
+    (stat) => noteWalSize(stat.size),
+    () => undefined,
+  );
 }
 
 function startSync(): Promise<void> {

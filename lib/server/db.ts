@@ -43,7 +43,7 @@ function open(url: string): DbHolder {
     // Commits skip their fsync; answers wait for a shared one off the event loop (db-durability.ts).
     useGroupCommit(connection.database, `${sqlitePathOf(url)}-wal`);
     // Checkpoints run in a thread of their own, never inside a request's commit (db-checkpointer.ts).
-    startCheckpointer(connection.database, sqlitePathOf(url));
+    startCheckpointer(connection, sqlitePathOf(url));
     opened.connection = connection;
   });
   opened.client = new PrismaClient({ adapter });

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dbReady, openSqliteConnection } from "@/lib/server/db";
 import { checkpointerRunning, checkpointNow, checkpointThread, startCheckpointer } from "@/lib/server/db-checkpointer";
+import { durable } from "@/lib/server/db-durability";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 
 let testConsole: TestConsole;
@@ -42,6 +43,31 @@ describe("WAL checkpoints", () => {
     expect(fs.statSync(`${testConsole.databaseFile}-wal`).size).toBeLessThan(copied.log * 4096 * 1.5);
   });
 
+  it("keep the WAL bounded under writes that never pause (a refusal flood grew it to 1.2 GB), and cut its file back", async () => {
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    const wal = `${testConsole.databaseFile}-wal`;
+    let largest = 0;
+    let written = 0;
+    // ~20–40 MB/s of commits for 5 s, a few ms apart (an HTTP flood's pace; the thread's checkpoints never
+    // catch up with the last frame, so without the connection's own checkpoint the WAL never restarts).
+    for (const until = Date.now() + 5000; Date.now() < until; ) {
+      writeRows(20);
+      written += 20 * 4096;
+      largest = Math.max(largest, fs.statSync(wal).size);
+      // As the API answers a write: after the group commit's fsync of the WAL.
+      await durable();
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(written).toBeGreaterThan(80 * 1024 * 1024);
+    // 16 MiB (the size a restart cuts the file back to) and a few group commits' writes.
+    expect(largest).toBeLessThan(24 * 1024 * 1024);
+    // Copied whole, the WAL restarts at the next write, and its file is cut back.
+    await checkpointNow();
+    writeRows(1);
+    expect((await checkpointNow()).log).toBeLessThan(10);
+    expect(fs.statSync(wal).size).toBeLessThanOrEqual(16 * 1024 * 1024);
+  });
+
   it("come back into the console's connection when the thread dies, and go again when it restarts", async () => {
     await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
     const { database } = openSqliteConnection()!;
@@ -49,7 +75,7 @@ describe("WAL checkpoints", () => {
     await expect.poll(() => Number(database.pragma("wal_autocheckpoint", { simple: true })), { timeout: 5_000 }).toBe(1000);
     expect(checkpointerRunning()).toBe(false);
     await expect(checkpointNow()).rejects.toThrow("no checkpoint thread is running");
-    startCheckpointer(database, testConsole.databaseFile);
+    startCheckpointer(openSqliteConnection()!, testConsole.databaseFile);
     await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
     expect(Number(database.pragma("wal_autocheckpoint", { simple: true }))).toBe(0);
   });
