@@ -13,7 +13,7 @@ import * as eventsRoute from "@/app/api/v1/calls/[id]/events/route";
 import * as mcpRoute from "@/app/api/mcp/route";
 import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
 import * as usersRoute from "@/app/api/v1/users/route";
-import { flushRefusalRepeats } from "@/lib/server/audit/audit-trail";
+import { flushRefusalRepeats, REFUSALS_PER_SOURCE } from "@/lib/server/audit/audit-trail";
 import { CALL_STREAMS_PER_HOLDER_MAX } from "@/lib/server/calls/call-event-stream";
 import { db } from "@/lib/server/db";
 import { AppError, errorResponse } from "@/lib/server/errors";
@@ -135,6 +135,25 @@ describe("a refused request repeated", () => {
     await flushRefusalRepeats();
     const [, summary] = (await rows()).map((row) => JSON.parse(row.details) as Record<string, unknown>);
     expect(summary).toEqual({ method: "POST", path: "/api/v1/users", code: "forbidden", reason: `this needs the admin role; ${operator.email} is an operator`, address: "unknown", repeated: 49, since: expect.any(String) });
+  });
+});
+
+describe("refused requests that vary their path", () => {
+  it(`are written ${REFUSALS_PER_SOURCE} at a time per source, the rest counted in one summary`, async () => {
+    const signRoute = await import("@/app/api/v1/approvals/[id]/sign/route");
+    const flooder = await createPerson("operator");
+    await flushRefusalRepeats();
+    for (let i = 0; i < 60; i++) {
+      const id = `flood-${i}-${"r".repeat(i)}`;
+      const response = await invoke(signRoute.POST, `/api/v1/approvals/${id}/sign`, { as: flooder.headers, body: {}, params: { id } });
+      expect(response.status).toBe(403);
+    }
+    const rows = () => db().auditEvent.findMany({ where: { action: "access.refused", actor: flooder.email }, orderBy: { id: "asc" } });
+    expect(await rows()).toHaveLength(REFUSALS_PER_SOURCE);
+    await flushRefusalRepeats();
+    const all = await rows();
+    expect(all).toHaveLength(REFUSALS_PER_SOURCE + 1);
+    expect(JSON.parse(all[REFUSALS_PER_SOURCE]!.details)).toMatchObject({ path: `/api/v1/approvals/flood-59-${"r".repeat(59)}/sign`, code: "forbidden", refusedMore: 60 - REFUSALS_PER_SOURCE, since: expect.any(String) });
   });
 });
 

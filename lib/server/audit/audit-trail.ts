@@ -59,7 +59,8 @@ function isBusyFailure(error: unknown): boolean {
  * REFUSAL_RETRY_MS, in order, until the database takes it (at most REFUSAL_BACKLOG_MAX kept, a
  * person's or token's before an anonymous one; past that, entries are dropped and counted in the log).
  * The same refusal repeated within REPEAT_WINDOW_MS is counted and written once more as a summary
- * (`repeated`, `since`); text details are cut to REFUSAL_TEXT_MAX_LENGTH. Resolves once written,
+ * (`repeated`, `since`); past REFUSALS_PER_SOURCE distinct ones of a source in that window, its
+ * refusals are counted into one summary (`refusedMore`); text details are cut to REFUSAL_TEXT_MAX_LENGTH. Resolves once written,
  * counted or kept; rejects only for an error other than a busy database.
  */
 export async function recordRefusal(input: AuditInput): Promise<void> {
@@ -73,11 +74,61 @@ export async function recordRefusal(input: AuditInput): Promise<void> {
     seen.last = entry;
     return;
   }
-  if (repeats.size < REPEAT_KEYS_MAX) {
-    repeats.set(key, { count: 0, first: at, last: entry });
-    setTimeout(() => void flushRepeats(key), REPEAT_WINDOW_MS).unref();
-  }
+  // Distinct refusals of one source past its budget (or past the counting map's room) are counted, not written.
+  if (!withinSourceBudget(entry) || repeats.size >= REPEAT_KEYS_MAX) return;
+  repeats.set(key, { count: 0, first: at, last: entry });
+  setTimeout(() => void flushRepeats(key), REPEAT_WINDOW_MS).unref();
   await writeRefusal(entry);
+}
+
+/**
+ * Distinct refusals one source (who and from which address) may have written one by one per
+ * REPEAT_WINDOW_MS: a client varying the path (random ids, doubled slashes, 1,900-character ids)
+ * made each refusal "another" and grew the trail 2.4 MB/s. Past it, the source's refusals are
+ * counted and written once as a summary when the window ends (`refusedMore`, `since`, with the last
+ * one's details).
+ */
+export const REFUSALS_PER_SOURCE = 20;
+/** Most sources counted at once; past it, a new source's refusals are counted in one summary for all. */
+const SOURCES_MAX = 10_000;
+
+const SOURCES_KEY = Symbol.for("skill-console.refusal-sources");
+const sources: Map<string, { written: number; more: number; first: Date; last: AuditInput }> = ((globalThis as Record<symbol, unknown>)[SOURCES_KEY] ??= new Map()) as Map<
+  string,
+  { written: number; more: number; first: Date; last: AuditInput }
+>;
+
+function sourceKey(entry: AuditInput): string {
+  return JSON.stringify([entry.actor, entry.details?.address ?? null]);
+}
+
+/** True when `entry`'s source may still have a refusal written this window (counts it); false when it is counted for the summary instead. */
+function withinSourceBudget(entry: AuditInput): boolean {
+  const key = sources.size < SOURCES_MAX || sources.has(sourceKey(entry)) ? sourceKey(entry) : "[\"*\",null]";
+  let source = sources.get(key);
+  if (!source) {
+    source = { written: 0, more: 0, first: entry.at ?? new Date(), last: entry };
+    sources.set(key, source);
+    setTimeout(() => void flushSource(key), REPEAT_WINDOW_MS).unref();
+  }
+  source.last = entry;
+  if (key !== "[\"*\",null]" && source.written < REFUSALS_PER_SOURCE) {
+    source.written += 1;
+    return true;
+  }
+  source.more += 1;
+  return false;
+}
+
+async function flushSource(key: string): Promise<void> {
+  const source = sources.get(key);
+  sources.delete(key);
+  if (!source || source.more === 0) return;
+  try {
+    await writeRefusal({ ...source.last, details: { ...source.last.details, refusedMore: source.more, since: source.first.toISOString() } });
+  } catch (error) {
+    console.error("audit: a summary of refused attempts could not be written:", error);
+  }
 }
 
 /** Writes one refusal entry now, or keeps it for the busy database (recordRefusal). */
@@ -115,7 +166,7 @@ async function writeRefusal(entry: AuditInput): Promise<void> {
  * (how many) and `since` when the window ends.
  */
 export const REPEAT_WINDOW_MS = 10_000;
-/** Most distinct refusals counted at once; past it, refusals are written one by one. */
+/** Most distinct refusals counted at once; past it, new ones are counted in their source's summary. */
 const REPEAT_KEYS_MAX = 10_000;
 /** Longest reason, path or origin a refusal entry keeps, in characters. */
 const REFUSAL_TEXT_MAX_LENGTH = 2000;
@@ -157,9 +208,10 @@ async function flushRepeats(key: string): Promise<void> {
   }
 }
 
-/** Writes now the summaries of every refusal still being counted (REPEAT_WINDOW_MS), e.g. before the console stops. */
+/** Writes now the summaries of every refusal and source still being counted (REPEAT_WINDOW_MS), e.g. before the console stops. */
 export async function flushRefusalRepeats(): Promise<void> {
   await Promise.all([...repeats.keys()].map((key) => flushRepeats(key)));
+  await Promise.all([...sources.keys()].map((key) => flushSource(key)));
 }
 
 /** Writes the kept refusal entries in order until the database is busy again (then tries later). */
