@@ -185,7 +185,7 @@ export interface WorkerInfo extends WorkerRegistration {
 }
 
 /** Most skills, and most drifted names, one worker of `GET /api/v1/workers` carries. */
-export const WORKER_LISTED_SKILLS = 200;
+export const WORKER_LISTED_SKILLS = 50;
 
 /** A worker token as listed (never the token itself). */
 export interface WorkerTokenInfo {

@@ -11,6 +11,7 @@ import * as tokensRoute from "@/app/api/v1/worker-tokens/route";
 import * as tokenRoute from "@/app/api/v1/worker-tokens/[id]/route";
 import * as workersRoute from "@/app/api/v1/workers/route";
 import * as workerSkillsRoute from "@/app/api/v1/workers/[id]/skills/route";
+import { LIVE_SESSIONS_PER_TOKEN } from "@/lib/server/workers/register-worker";
 import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import { db } from "@/lib/server/db";
@@ -233,6 +234,24 @@ describe("the workers listing", () => {
     await first.client.goodbye(third.id);
     // The newest is listed even when stopped.
     expect(await sessionsNamed()).toEqual([[third.id, "stopped"]]);
+  });
+});
+
+describe("sessions of one worker token", () => {
+  it(`may be at most ${LIVE_SESSIONS_PER_TOKEN} live at once: the next registration is refused 409 before its body is read`, async () => {
+    const first = await registerProtocolWorker("flood-0", []);
+    const none = { by: "none" as const, value: null };
+    const register = (name: string) =>
+      first.client.register({ name, labels: [], host: "test", version: "test", pid: null, concurrency: 1, sandbox: { requested: "none", mode: "none", warning: null, uid: 65534, limits: { memory: none, pids: none, cpu: none }, kill: "process-group" }, skills: [] });
+    const sessions = [first.session.id];
+    for (let i = 1; i < LIVE_SESSIONS_PER_TOKEN; i++) sessions.push((await register(`flood-${i}`)).id);
+    await expect(register("flood-extra")).rejects.toMatchObject({
+      status: 409,
+      message: `worker token flood-0 already has ${LIVE_SESSIONS_PER_TOKEN} live worker sessions; at most ${LIVE_SESSIONS_PER_TOKEN} may be live at once (stop one, or give each host a token of its own)`,
+    });
+    await first.client.goodbye(sessions[0]!);
+    expect((await register("flood-extra")).name).toBe("flood-extra");
+    for (const id of sessions.slice(1)) await first.client.goodbye(id);
   });
 });
 

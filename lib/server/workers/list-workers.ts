@@ -4,11 +4,18 @@ import { WORKER_LISTED_SKILLS, type WorkerInfo, type WorkerSandbox, type WorkerS
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
-import { AppError } from "../errors";
+import { AppError, boundedText } from "../errors";
 import { type ConsoleDigest, consoleDigests } from "../skills/console-digests";
 import { getRegistry } from "../skills/registry";
 import type { SkillRegistry } from "../skills/skill-registry";
+import { LIVE_SESSIONS_PER_TOKEN } from "./register-worker";
 import { parseLabels } from "./worker-tokens";
+
+/** Most sessions of one worker token listed (its live ones, LIVE_SESSIONS_PER_TOKEN at most, fit). */
+const LISTED_SESSIONS_PER_TOKEN = 2 * LIVE_SESSIONS_PER_TOKEN;
+
+/** Longest `reason` of a listed skill, in characters (the whole one is on GET /api/v1/workers/{id}/skills). */
+const LISTED_REASON_MAX_LENGTH = 300;
 
 /** How long a stopped or lost worker stays on the list, in ms. */
 const SHOWN_FOR_MS = 24 * 3600 * 1000;
@@ -31,8 +38,10 @@ function parseSandbox(text: string): WorkerSandbox {
  * that is not live and runs nothing is left out when a newer session of the same name and token is
  * listed (a restarted worker registers anew; its dead sessions would pile up on the page).
  * Each worker carries its skill counts and its first WORKER_LISTED_SKILLS skills (drifted, then
- * unavailable, then the rest), never its whole list: 50,000 skills made this answer 9 MB and held the
- * event loop 175 ms (issue 10 point 1); workerSkillPage pages the rest.
+ * unavailable, then the rest; reasons cut to LISTED_REASON_MAX_LENGTH), never its whole list: 50,000
+ * skills made this answer 9 MB and held the event loop 175 ms (issue 10 point 1); workerSkillPage
+ * pages the rest. At most LISTED_SESSIONS_PER_TOKEN sessions of one token are listed (an attacker's
+ * 500 sessions made it 227 MB).
  */
 export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
   const rows = await db().worker.findMany({
@@ -47,12 +56,17 @@ export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
   const leaseMs = config().leaseMs;
   const workers: WorkerInfo[] = [];
   const newest = new Set<string>();
+  const perToken = new Map<string, number>();
   for (const row of rows) {
     const state = row.stoppedAt ? "stopped" : now - row.lastSeenAt.getTime() <= leaseMs ? "live" : "lost";
     // A worker restarted registers a new session: its earlier ones, gone, are not listed again.
     const session = `${row.tokenId}\u0000${row.name}`;
     if (newest.has(session) && state !== "live" && (runningBy.get(row.id) ?? 0) === 0) continue;
     newest.add(session);
+    // At most LISTED_SESSIONS_PER_TOKEN per token, newest first: one token's sessions cannot fill the answer.
+    const listed = (perToken.get(row.tokenId) ?? 0) + 1;
+    perToken.set(row.tokenId, listed);
+    if (listed > LISTED_SESSIONS_PER_TOKEN) continue;
     const { skills, counts, drifted } = await firstSkills(row.id, registry);
     workers.push({
       id: row.id,
@@ -85,6 +99,7 @@ interface SkillRow {
 }
 
 const report = (row: SkillRow): WorkerSkillReport => ({ name: row.skill, digest: row.digest, available: row.available, reason: row.reason });
+const listedReport = (row: SkillRow): WorkerSkillReport => ({ ...report(row), reason: row.reason === null ? null : boundedText(row.reason, LISTED_REASON_MAX_LENGTH) });
 
 /** Registry names looked up per statement when finding a worker's drifted skills. */
 const NAMES_PER_STATEMENT = 500;
@@ -131,7 +146,7 @@ async function firstSkills(workerId: string, registry: SkillRegistry): Promise<{
       if (!shown.has(row.skill)) skills.push(row);
     }
   }
-  return { skills: skills.map(report), counts, drifted: drifted.map((row) => row.skill) };
+  return { skills: skills.map(listedReport), counts, drifted: drifted.map((row) => row.skill) };
 }
 
 /** Largest page of workerSkillPage, and its default. */

@@ -4,6 +4,7 @@ import { Prisma } from "@prisma/client";
 import type { WorkerRegistration, WorkerSession, WorkerSkillReport } from "@/lib/types/worker";
 import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
+import { AppError } from "../errors";
 import { statements } from "../db-statements";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
 import { announceQueued } from "../calls/call-queue";
@@ -19,6 +20,22 @@ import { claimPollMs } from "./claim-calls";
  * of its predecessor, which end `interrupted` when their lease lapses). Labels are the token's and
  * the worker's own. Writes `worker.registered`. Returns the session the worker must use.
  */
+/** Most live sessions one worker token may hold at once (a host runs a worker or a few; a restart briefly holds two). */
+export const LIVE_SESSIONS_PER_TOKEN = 16;
+
+/**
+ * Refuses a registration while `caller`'s token already holds LIVE_SESSIONS_PER_TOKEN live sessions
+ * (heard from within the lease): one token registering hundreds of sessions made every workers
+ * listing tens of megabytes (issue 10 point 1). Called before the body is read. Throws AppError
+ * `conflict` (409) naming the limit.
+ */
+export async function refuseSessionFlood(caller: WorkerCaller, now = Date.now()): Promise<void> {
+  const live = await db().worker.count({ where: { tokenId: caller.tokenId, stoppedAt: null, lastSeenAt: { gt: new Date(now - config().leaseMs) } } });
+  if (live >= LIVE_SESSIONS_PER_TOKEN) {
+    throw new AppError("conflict", `worker token ${caller.tokenName} already has ${live} live worker sessions; at most ${LIVE_SESSIONS_PER_TOKEN} may be live at once (stop one, or give each host a token of its own)`);
+  }
+}
+
 export async function registerWorker(caller: WorkerCaller, registration: WorkerRegistration): Promise<WorkerSession> {
   const id = randomUUID();
   const labels = [...new Set([...caller.labels, ...registration.labels])].sort();
