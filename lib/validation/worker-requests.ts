@@ -99,6 +99,13 @@ const EVENT = {
   properties: { seq: { type: "integer", minimum: 1 }, at: { type: "string", format: "date-time" }, stream: { enum: ["stderr", "system"] }, line: TEXT(70_000) },
 } as const;
 
+/** A slice of an events or finish report's `events`, checked a slice at a time (lib/server/http/request-body.ts parseListedBody). */
+export const EVENT_SLICE_SCHEMA = { type: "array", items: EVENT } as const satisfies JsonSchema;
+/** JSON values an events or finish report may hold: five per event and room for the rest. */
+export const EVENTS_REPORT_MAX_NODES = MAX_EVENTS_PER_REPORT * 5 + 1_000;
+/** Largest events report, in bytes; a finish report (which also carries the result) may be twice that. */
+export const EVENTS_REPORT_MAX_BYTES = 16 * 1024 * 1024;
+
 const CALL_SANDBOX = {
   type: "object",
   additionalProperties: false,
@@ -160,4 +167,5 @@ export const REQUEST_BODY_SCHEMAS: readonly JsonSchema[] = [
   FINISH_REPORT_SCHEMA,
   NEW_WORKER_TOKEN_SCHEMA,
   SKILL_REPORT_SLICE_SCHEMA,
+  EVENT_SLICE_SCHEMA,
 ];

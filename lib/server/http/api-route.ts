@@ -88,6 +88,7 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * JsonText of its bytes (the validation thread parses it, off the main thread); that field twice is a
  * `bad_request`. The rest of the body is parsed as usual, and may be at most
  * PARSED_BESIDE_TEXT_MAX_BYTES (413 `args_too_large` past it).
+ * `besideMaxBytes` replaces PARSED_BESIDE_TEXT_MAX_BYTES (a finish report's result, megabytes, is beside its events).
  * `listItems` (with `keepText`): a kept value that is an array comes as a JsonListText instead, its
  * items separated but not parsed (lib/server/http/request-body.ts parseListedBody parses them a slice
  * at a time).
@@ -96,7 +97,7 @@ export async function readJsonBody(
   request: Request,
   limitBytes: number,
   maxNodes: number = config().argsMaxNodes,
-  options: { keepText?: readonly string[]; listItems?: boolean } = {},
+  options: { keepText?: readonly string[]; listItems?: boolean; besideMaxBytes?: number } = {},
 ): Promise<unknown> {
   const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText, captureItems: options.listItems });
   let bytes: Buffer;
@@ -113,8 +114,9 @@ export async function readJsonBody(
   if (options.keepText) {
     // The rest is parsed here, on the main thread, and may be echoed in errors: it must stay small.
     const here = bytes.byteLength - (span ? span.end - span.start : 0);
-    if (here > PARSED_BESIDE_TEXT_MAX_BYTES) {
-      throw new AppError("args_too_large", `request body has ${here} bytes besides ${options.keepText.join(".")}; at most ${PARSED_BESIDE_TEXT_MAX_BYTES} are allowed`);
+    const beside = options.besideMaxBytes ?? PARSED_BESIDE_TEXT_MAX_BYTES;
+    if (here > beside) {
+      throw new AppError("args_too_large", `request body has ${here} bytes besides ${options.keepText.join(".")}; at most ${beside} are allowed`);
     }
   }
   if (!span) return parseBodyText(bytes.toString("utf8"));

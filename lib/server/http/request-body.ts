@@ -56,7 +56,7 @@ const LIST_SLICE_ITEMS = 1000;
  * `list.schema` (an array schema) a slice of LIST_SLICE_ITEMS at a time, the event loop free between
  * slices (issue 10 point 1: one JSON.parse of 50,000 skills held it 91 ms, one ajv pass tens of ms).
  * Refusals are those of parseRequestBody, an item's named by its index (`/skills/12345`); the body
- * besides the list may be at most PARSED_BESIDE_TEXT_MAX_BYTES (413).
+ * besides the list may be at most `besideMaxBytes` (default PARSED_BESIDE_TEXT_MAX_BYTES; 413).
  */
 export async function parseListedBody<T>(
   request: Request,
@@ -65,8 +65,9 @@ export async function parseListedBody<T>(
   what: string,
   limitBytes: number,
   maxNodes: number,
+  besideMaxBytes?: number,
 ): Promise<T> {
-  const body = (await readJsonBody(request, limitBytes, maxNodes, { keepText: [list.key], listItems: true })) ?? {};
+  const body = (await readJsonBody(request, limitBytes, maxNodes, { keepText: [list.key], listItems: true, besideMaxBytes })) ?? {};
   const holder = body as Record<string, unknown>;
   const kept = body !== null && typeof body === "object" && !Array.isArray(body) ? holder[list.key] : undefined;
   // Not a list (a string, an object…): small enough to parse at once, and the schema's to refuse.

@@ -1,9 +1,11 @@
-import { parseRequestBody } from "@/lib/server/http/request-body";
+import { parseListedBody } from "@/lib/server/http/request-body";
 import { workerRoute } from "@/lib/server/http/worker-route";
 import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
 import { finishWorkerCall, refuseReportOfOthers } from "@/lib/server/workers/worker-reports";
 import type { FinishReport } from "@/lib/types/worker";
-import { FINISH_REPORT_SCHEMA } from "@/lib/validation/worker-requests";
+import { EVENT_SLICE_SCHEMA, EVENTS_REPORT_MAX_BYTES, EVENTS_REPORT_MAX_NODES, FINISH_REPORT_SCHEMA, MAX_EVENTS_PER_REPORT } from "@/lib/validation/worker-requests";
+
+const EVENTS_LIST = { key: "events", schema: EVENT_SLICE_SCHEMA, maxItems: MAX_EVENTS_PER_REPORT };
 import { jsonResponse } from "@/lib/server/http/stored-json";
 
 /**
@@ -15,6 +17,7 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
   const { id, callId } = await context.params;
   const worker = await requireWorkerSession(caller, id, "finish a call");
   await refuseReportOfOthers(caller, worker, callId, "finish a call");
-  const report = await parseRequestBody<FinishReport>(request, FINISH_REPORT_SCHEMA, "a finish report", 32 * 1024 * 1024);
+  // Its last lines parsed and checked a slice at a time, like an events report (issue 10 point 1).
+  const report = await parseListedBody<FinishReport>(request, FINISH_REPORT_SCHEMA, EVENTS_LIST, "a finish report", 2 * EVENTS_REPORT_MAX_BYTES, EVENTS_REPORT_MAX_NODES, 2 * EVENTS_REPORT_MAX_BYTES);
   return jsonResponse({ call: await finishWorkerCall(caller, worker, callId, report) });
 });
