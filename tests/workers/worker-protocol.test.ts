@@ -12,6 +12,7 @@ import * as tokenRoute from "@/app/api/v1/worker-tokens/[id]/route";
 import * as workersRoute from "@/app/api/v1/workers/route";
 import * as workerSkillsRoute from "@/app/api/v1/workers/[id]/skills/route";
 import { LIVE_SESSIONS_PER_TOKEN } from "@/lib/server/workers/register-worker";
+import { config } from "@/lib/server/env";
 import * as holdersRoute from "@/app/api/v1/skills/[name]/workers/route";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import { db } from "@/lib/server/db";
@@ -235,6 +236,32 @@ describe("the workers listing", () => {
     // The newest is listed even when stopped.
     expect(await sessionsNamed()).toEqual([[third.id, "stopped"]]);
   });
+});
+
+describe("a call's timeline", () => {
+  it("holds at most the console's SKILL_STDERR_LIMIT_BYTES whatever its worker sends; the rest is dropped and the call marked truncated", async () => {
+    const digest = await digestOf("sleeper");
+    const flooder = await registerProtocolWorker("stderr-flooder", [{ name: "sleeper", digest, available: true, reason: null }]);
+    const { call } = (await (await requestCall("sleeper", { args: {}, wait: false })).json()) as { call: Call };
+    const claim = await flooder.client.claim(flooder.session.id, 4, flooder.session.pollMs, AbortSignal.timeout(10_000));
+    expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
+    const limit = config().stderrLimitBytes;
+    const line = "x".repeat(60_000);
+    const perReport = 100;
+    const reports = Math.ceil((limit * 1.5) / (perReport * line.length));
+    let seq = 0;
+    for (let report = 0; report < reports; report++) {
+      const events = Array.from({ length: perReport }, () => ({ seq: ++seq, at: new Date().toISOString(), stream: "stderr" as const, line }));
+      await flooder.client.sendEvents(flooder.session.id, call.id, { events });
+    }
+    const finish: FinishReport = { status: "succeeded", exitCode: 0, result: "{}", error: null, durationMs: 1, stderrTruncated: false, events: [{ seq: ++seq, at: new Date().toISOString(), stream: "stderr", line }] };
+    await flooder.client.finish(flooder.session.id, call.id, finish);
+    const stored = await db().callEvent.findMany({ where: { callId: call.id }, select: { line: true } });
+    const bytes = stored.reduce((sum, event) => sum + event.line.length, 0);
+    expect(bytes).toBeLessThanOrEqual(limit + 64 * 1024);
+    expect(bytes).toBeGreaterThan(limit - line.length);
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id } })).toMatchObject({ stderrBytes: bytes, stderrTruncated: true, status: "succeeded" });
+  }, 60_000);
 });
 
 describe("sessions of one worker token", () => {

@@ -1,7 +1,7 @@
 import { config } from "../env";
 import { checkJsonObjectText } from "@/lib/validation/args-validator";
 import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
-import type { Call } from "@/lib/types/call";
+import type { Call, CallEvent } from "@/lib/types/call";
 import type { EventsReport, FinishReport, SpawnReport } from "@/lib/types/worker";
 import { voidApprovalOfCall } from "../approvals/void-approval";
 import { publishEnd, publishEvents } from "../calls/call-bus";
@@ -66,26 +66,58 @@ async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spa
  * streams. Throws like refuseReport, or `conflict` for a seq already stored.
  */
 export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow, callId: string, report: EventsReport): Promise<void> {
-  let owned: boolean;
+  let stored: CallEvent[] | null;
   try {
-    owned = await statementTransaction(async (tx) => {
+    stored = await statementTransaction(async (tx) => {
+      const kept = await admitEvents(tx, callId, report.events);
       const data = {
         ...spawnColumns(report.spawned),
         ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
         ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
+        ...kept.columns,
       };
       const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
-      if (!changed) return false;
-      await storeEvents(callId, report.events, tx);
+      if (!changed) return null;
+      await storeEvents(callId, kept.events, tx);
       if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
-      return true;
+      return kept.events;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
     throw error;
   }
-  if (!owned) await refuseReport(caller, worker, callId, "report timeline lines");
-  publishEvents(callId, report.events);
+  if (stored === null) return refuseReport(caller, worker, callId, "report timeline lines");
+  publishEvents(callId, stored);
+}
+
+/** Bytes of `system` lines a call may store beyond SKILL_STDERR_LIMIT_BYTES (the worker's notes: truncation, the end). */
+const SYSTEM_LINES_SLACK_BYTES = 64 * 1024;
+
+/**
+ * The lines of a report that the call may still store: its timeline holds at most the console's own
+ * SKILL_STDERR_LIMIT_BYTES (plus SYSTEM_LINES_SLACK_BYTES) whatever its worker sends — a hostile
+ * worker stored 15 MB of stderr for one call in one report, and could go on without end. The rest is
+ * dropped and the call marked `stderrTruncated`. Returns the lines to store and the Call columns to
+ * set with them (`stderrBytes`, `stderrTruncated`), read and written in the caller's transaction.
+ */
+async function admitEvents(tx: CallWriter, callId: string, events: readonly CallEvent[]): Promise<{ events: CallEvent[]; columns: { stderrBytes?: number; stderrTruncated?: true } }> {
+  if (events.length === 0) return { events: [], columns: {} };
+  const [row] = await tx.$queryRaw<Array<{ stderrBytes: number }>>`SELECT "stderrBytes" FROM "Call" WHERE "id" = ${callId}`;
+  const before = Number(row?.stderrBytes ?? 0);
+  let left = config().stderrLimitBytes + SYSTEM_LINES_SLACK_BYTES - before;
+  const kept: CallEvent[] = [];
+  let dropped = false;
+  for (const event of events) {
+    const bytes = Buffer.byteLength(event.line, "utf8");
+    if (bytes > left) {
+      dropped = true;
+      continue;
+    }
+    left -= bytes;
+    kept.push(event);
+  }
+  const added = kept.reduce((sum, event) => sum + Buffer.byteLength(event.line, "utf8"), 0);
+  return { events: kept, columns: { stderrBytes: before + added, ...(dropped ? { stderrTruncated: true as const } : {}) } };
 }
 
 /**
@@ -117,6 +149,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
   const status = report.digestMismatch !== undefined ? "expired" : report.status;
   const now = new Date();
   let row: CallRow;
+  let stored: CallEvent[] = [];
   try {
     row = await statementTransaction(async (tx) => {
       const last = report.events.at(-1)?.seq;
@@ -151,7 +184,13 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       );
       // Not this worker's running call: roll back the start entry too.
       if (!ended) throw new NotOwned();
-      if (report.events.length > 0) await storeEvents(callId, report.events, tx);
+      const kept = await admitEvents(tx, callId, report.events);
+      stored = kept.events;
+      if (kept.events.length > 0) await storeEvents(callId, kept.events, tx);
+      if (kept.columns.stderrBytes !== undefined) {
+        await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${kept.columns.stderrBytes}, "stderrTruncated" = ${kept.columns.stderrTruncated === true || report.stderrTruncated} WHERE "id" = ${callId}`;
+        ended.stderrTruncated = kept.columns.stderrTruncated === true || report.stderrTruncated;
+      }
       return ended;
     });
   } catch (error) {
@@ -160,7 +199,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
     throw error;
   }
   if (report.digestMismatch !== undefined) await voidApprovalOfCall(callId, report.digestMismatch);
-  publishEvents(callId, report.events);
+  publishEvents(callId, stored);
   const call = toCall(row);
   publishEnd(callId, call);
   return call;
