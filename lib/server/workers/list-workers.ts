@@ -149,8 +149,9 @@ async function firstSkills(workerId: string, registry: SkillRegistry): Promise<{
   return { skills: skills.map(listedReport), counts, drifted: drifted.map((row) => row.skill) };
 }
 
-/** Largest page of workerSkillPage, and its default. */
+/** Largest page of workerSkillPage, in skills. */
 export const WORKER_SKILL_PAGE_MAX = 500;
+/** The page size of `GET /api/v1/workers/{id}/skills` without `limit`. */
 export const WORKER_SKILL_PAGE_DEFAULT = 200;
 
 /**
