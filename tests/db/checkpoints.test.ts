@@ -58,8 +58,8 @@ describe("WAL checkpoints", () => {
       await durable();
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    // 16 MiB (the size a restart cuts the file back to) and a few group commits' writes.
-    expect(largest).toBeLessThan(24 * 1024 * 1024);
+    // 16 MiB (the size a restart cuts the file back to) and what is written during one of the thread's checkpoints.
+    expect(largest).toBeLessThan(32 * 1024 * 1024);
     // Copied whole, the WAL restarts at the next write, and its file is cut back.
     await checkpointNow();
     writeRows(1);
