@@ -28,6 +28,11 @@ export class JsonListText {
     return this.bounds.length - 1;
   }
 
+  /** Bytes of the text of items `[from, to)` (0 ≤ from ≤ to ≤ length), separators included. */
+  bytesOf(from: number, to: number): number {
+    return this.bounds[to]! - this.bounds[from]!;
+  }
+
   /**
    * Parses items `[from, to)` (0 ≤ from < to ≤ length). Returns them. Throws SyntaxError for text that
    * is not JSON, and for a slice that parses to another number of items than its bounds hold (a

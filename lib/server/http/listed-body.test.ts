@@ -54,6 +54,17 @@ describe("parseListedBody", () => {
     await expect(parse(JSON.stringify({ name: "a", items }))).rejects.toMatchObject({ code: "bad_request", message: "a list: /items/4321/n must be integer" });
   });
 
+  it("cuts slices by bytes too: long items are parsed a few at a time, and a bad one is still named by its index", async () => {
+    const LONG = { ...ITEM, properties: { ...ITEM.properties, pad: { type: "string" } } } as const;
+    const schema = { ...SCHEMA, properties: { ...SCHEMA.properties, items: { type: "array", items: LONG } } } as const satisfies JsonSchema;
+    const list = { ...LIST, schema: { type: "array", items: LONG } as const satisfies JsonSchema };
+    const items = Array.from({ length: 300 }, (_, i) => ({ n: i, pad: "p".repeat(10_000) }));
+    const read = (body: unknown) => parseListedBody(post(JSON.stringify(body)), schema, list, "a list", 1 << 24, 1 << 20);
+    expect(await read({ name: "long", items })).toEqual({ name: "long", items });
+    const bad = items.map((item, i) => (i === 257 ? { ...item, n: "x" } : item));
+    await expect(read({ name: "long", items: bad })).rejects.toMatchObject({ code: "bad_request", message: "a list: /items/257/n must be integer" });
+  });
+
   it("refuses a list longer than maxItems before parsing any item", async () => {
     // Items that are not JSON at all: the length is refused first.
     const text = `{"name":"a","items":[${Array(5001).fill("nonsense").join(",")}]}`;

@@ -47,6 +47,8 @@ export async function precompileRequestSchemas(): Promise<void> {
 
 /** Items of a listed body parsed and checked at once by parseListedBody (a few ms of JSON.parse and ajv). */
 const LIST_SLICE_ITEMS = 1000;
+/** Most bytes of a listed body's items parsed and checked at once by parseListedBody. */
+const LIST_SLICE_BYTES = 512 * 1024;
 
 /**
  * parseRequestBody for a body whose `list.key` is a long list (a worker's `skills`: up to 50,000
@@ -78,11 +80,15 @@ export async function parseListedBody<T>(
   if (kept.length > list.maxItems) throw new AppError("bad_request", `${what}: /${list.key} must NOT have more than ${list.maxItems} items`);
   const { validate } = compileSchema(list.schema);
   const items: unknown[] = [];
-  for (let start = 0; start < kept.length; start += LIST_SLICE_ITEMS) {
+  for (let start = 0, end = 0; start < kept.length; start = end) {
+    // At most LIST_SLICE_ITEMS items and LIST_SLICE_BYTES of text (one item at least): 1,000 lines of
+    // 3,000 characters took 40 ms of parsing and ajv in one turn.
+    end = start + 1;
+    while (end < kept.length && end - start < LIST_SLICE_ITEMS && kept.bytesOf(start, end + 1) <= LIST_SLICE_BYTES) end++;
     await yieldToEventLoop();
     let slice: unknown[];
     try {
-      slice = kept.parse(start, Math.min(kept.length, start + LIST_SLICE_ITEMS));
+      slice = kept.parse(start, end);
     } catch (error) {
       throw new AppError("bad_request", `request body is not valid JSON: ${list.key}: ${(error as Error).message}`);
     }
