@@ -123,9 +123,13 @@ function withinSourceBudget(entry: AuditInput): boolean {
 async function flushSource(key: string): Promise<void> {
   const source = sources.get(key);
   sources.delete(key);
-  if (!source || source.more === 0) return;
+  if (source && source.more > 0) await writeSummary(source.last, { refusedMore: source.more, since: source.first.toISOString() });
+}
+
+/** Writes a summary entry: the last counted refusal's, with `counts` added to its details. Never throws (logs). */
+async function writeSummary(last: AuditInput, counts: Record<string, unknown>): Promise<void> {
   try {
-    await writeRefusal({ ...source.last, details: { ...source.last.details, refusedMore: source.more, since: source.first.toISOString() } });
+    await writeRefusal({ ...last, details: { ...last.details, ...counts } });
   } catch (error) {
     console.error("audit: a summary of refused attempts could not be written:", error);
   }
@@ -200,12 +204,7 @@ function boundRefusal(entry: AuditInput): AuditInput {
 async function flushRepeats(key: string): Promise<void> {
   const seen = repeats.get(key);
   repeats.delete(key);
-  if (!seen || seen.count === 0) return;
-  try {
-    await writeRefusal({ ...seen.last, details: { ...seen.last.details, repeated: seen.count, since: seen.first.toISOString() } });
-  } catch (error) {
-    console.error("audit: a summary of repeated refused attempts could not be written:", error);
-  }
+  if (seen && seen.count > 0) await writeSummary(seen.last, { repeated: seen.count, since: seen.first.toISOString() });
 }
 
 /** Writes now the summaries of every refusal and source still being counted (REPEAT_WINDOW_MS), e.g. before the console stops. */
