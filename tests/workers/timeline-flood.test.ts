@@ -5,9 +5,11 @@
  * in full reports before the finish, and the call ends `succeeded` with every line stored once.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import * as callRoute from "@/app/api/v1/calls/[id]/route";
 import { db } from "@/lib/server/db";
-import type { Call } from "@/lib/types/call";
+import type { Call, CallWithEvents } from "@/lib/types/call";
 import { requestCall } from "../api/approvals-fixtures";
+import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill } from "../helpers/test-console";
 
 const LINES = 30_000;
@@ -28,5 +30,16 @@ describe("a stderr flood", () => {
     const stderr = rows.filter((row) => row.stream === "stderr").map((row) => row.line);
     expect(stderr).toEqual(Array.from({ length: LINES }, (_, index) => `line ${index + 1}`));
     expect(call.eventCount).toBe(LINES + 2);
+
+    // GET /api/v1/calls/{id} writes the timeline a page at a time (1,000 rows per read): all of it,
+    // in order, across the pages; afterSeq and limit cut the same list.
+    const read = async (query: string) => ((await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}${query}`, { params: { id: call.id } })).json()) as { call: CallWithEvents }).call;
+    const whole = await read("");
+    expect(whole.eventCount).toBe(LINES + 2);
+    expect(whole.events.map((event) => [event.seq, event.line])).toEqual(rows.map((row) => [row.seq, row.line]));
+    const page = await read("?afterSeq=1500&limit=2500");
+    expect(page.events.map((event) => event.seq)).toEqual(Array.from({ length: 2500 }, (_, index) => 1501 + index));
+    expect((await read("?afterSeq=29990")).events.map((event) => event.seq)).toEqual(Array.from({ length: 12 }, (_, index) => 29991 + index));
+    expect((await read("?events=none")).events).toEqual([]);
   }, 60_000);
 });

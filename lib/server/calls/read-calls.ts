@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { CALL_STATUSES, isTerminalStatus, type Call, type CallEvent, type CallStatus, type CallWithEvents } from "@/lib/types/call";
 import { db } from "../db";
-import { withFields } from "../http/stored-json";
+import { pagedList, withFields, type PagedList } from "../http/stored-json";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { toCall, toCallEvent, toListedCall } from "./call-record";
@@ -56,25 +56,54 @@ export interface CallEventsQuery {
   limit?: number;
 }
 
+/** Rows of the stored timeline read per statement while an answer embeds it (each a short synchronous read). */
+const EVENT_READ_ROWS = 1000;
+
+type EventRow = { seq: number; at: Date; stream: string; line: string };
+
+/** Up to `take` events of call `callId` with `afterSeq` < seq ≤ `upToSeq` (when given), in seq order. */
+async function selectEvents(callId: string, afterSeq: number, take: number, upToSeq: number | null): Promise<CallEvent[]> {
+  const rows =
+    upToSeq === null
+      ? await statements().$queryRaw<EventRow[]>`SELECT "seq", "at", "stream", "line" FROM "CallEvent" WHERE "callId" = ${callId} AND "seq" > ${afterSeq} ORDER BY "seq" LIMIT ${take}`
+      : await statements().$queryRaw<EventRow[]>`SELECT "seq", "at", "stream", "line" FROM "CallEvent" WHERE "callId" = ${callId} AND "seq" > ${afterSeq} AND "seq" <= ${upToSeq} ORDER BY "seq" LIMIT ${take}`;
+  return rows.map(toCallEvent);
+}
+
+/** A call as `GET /api/v1/calls/{id}` answers it: its stored timeline a PagedList that the answer reads as it is written. */
+export type CallWithPagedEvents = Omit<CallWithEvents, "events"> & { events: PagedList<CallEvent> };
+
 /**
  * One call with its stored timeline in seq order (`GET /api/v1/calls/{id}`), narrowed by `query`, or
  * AppError `not_found`; AppError `bad_request` for a negative `afterSeq` or a limit that is not a
- * positive integer. `eventCount` always counts the whole stored timeline.
+ * positive integer. `eventCount` always counts the whole stored timeline. The events are a PagedList
+ * (jsonResponse writes them EVENT_READ_ROWS rows per read): the first page is read here; of a call
+ * still running, only the events stored by now (seq ≤ the largest now) are listed, so the list and
+ * `eventCount` agree.
  */
-export async function getCallWithEvents(id: string, query: CallEventsQuery = {}): Promise<CallWithEvents> {
+export async function getCallWithEvents(id: string, query: CallEventsQuery = {}): Promise<CallWithPagedEvents> {
   const call = await getCall(id);
   const { afterSeq = 0, limit } = query;
   if (!Number.isInteger(afterSeq) || afterSeq < 0) throw new AppError("bad_request", "afterSeq must be a non-negative integer");
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new AppError("bad_request", "limit must be a positive integer");
   // eventCount is stored when the call ends; while it runs, the stored timeline is the truth.
-  const storedCount = isTerminalStatus(call.status) ? call.eventCount : await db().callEvent.count({ where: { callId: id } });
-  if (query.events === "none") return withFields(call, { eventCount: Math.max(call.eventCount, storedCount), events: [] });
-  const events = await db().callEvent.findMany({
-    where: { callId: id, seq: { gt: afterSeq } },
-    orderBy: { seq: "asc" },
-    take: limit === undefined ? undefined : Math.min(limit, MAX_EVENT_PAGE),
-  });
-  return withFields(call, { eventCount: Math.max(call.eventCount, storedCount), events: events.map(toCallEvent) });
+  let eventCount = call.eventCount;
+  let upToSeq: number | null = null;
+  if (!isTerminalStatus(call.status)) {
+    const [stored] = await statements().$queryRaw<Array<{ count: number; last: number | null }>>`SELECT COUNT(*) AS "count", MAX("seq") AS "last" FROM "CallEvent" WHERE "callId" = ${id}`;
+    eventCount = Math.max(eventCount, Number(stored?.count ?? 0));
+    upToSeq = stored?.last === null || stored?.last === undefined ? 0 : Number(stored.last);
+  }
+  if (query.events === "none") return withFields(call, { eventCount, events: pagedList<CallEvent>([], async () => []) });
+  let left = limit === undefined ? Infinity : Math.min(limit, MAX_EVENT_PAGE);
+  const readPage = async (after: number): Promise<CallEvent[]> => {
+    if (left <= 0) return [];
+    const page = await selectEvents(id, after, Math.min(left, EVENT_READ_ROWS), upToSeq);
+    left -= page.length;
+    return page;
+  };
+  const first = await readPage(afterSeq);
+  return withFields(call, { eventCount, events: pagedList(first, (last) => readPage(last.seq)) });
 }
 
 /** Formats one event as a line of the text export: `seq<TAB>ISO time<TAB>stream<TAB>line\n`. */

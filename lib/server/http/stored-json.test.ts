@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defineStoredJson, jsonResponse, stringifyJson, withFields } from "./stored-json";
+import { defineStoredJson, jsonResponse, pagedList, stringifyJson, withFields } from "./stored-json";
 
 function storedCall(args: string, result: string | null) {
   const call = { id: "c1", args: {}, result: null as unknown, status: "succeeded" };
@@ -66,5 +66,38 @@ describe("stored JSON", () => {
     expect(response.status).toBe(202);
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.text()).toBe('{"call":{"id":"c1","args":{},"result":null,"status":"succeeded"}}');
+  });
+
+  it("writes a paged list a bounded piece per read, reading the next page only when the reader gets there", async () => {
+    const pages = [[1, 2], [3], []];
+    const asked: number[] = [];
+    const list = pagedList<number>(pages[0]!, async (last) => (asked.push(last), pages[asked.length]!));
+    const response = jsonResponse({ call: { id: "c1", events: list } });
+    expect(asked).toEqual([]);
+    expect(await response.text()).toBe('{"call":{"id":"c1","events":[1,2,3]}}');
+    expect(asked).toEqual([2, 3]);
+    expect(await jsonResponse({ events: pagedList<number>([], async () => [9]) }).text()).toBe('{"events":[]}');
+    expect(() => stringifyJson({ events: pagedList([1], async () => []) })).toThrow("a paged list is written only by jsonResponse");
+  });
+
+  it("cuts long texts into pieces of at most 256 Ki code units, never inside a surrogate pair", async () => {
+    // An astral character (two UTF-16 code units) straddles each 256 Ki boundary of the stored text.
+    const unit = "x".repeat(256 * 1024 - 7) + "\u{1F600}";
+    const result = JSON.stringify({ s: unit.repeat(3) });
+    const call = storedCall("{}", result);
+    const lines = Array.from({ length: 3000 }, (_, index) => ({ seq: index + 1, line: "é".repeat(200) }));
+    const response = jsonResponse({ call: withFields(call, { events: pagedList(lines.slice(0, 1000), async (last) => lines.slice(last.seq, last.seq + 1000)) }) });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(decoder.decode(value));
+    }
+    expect(chunks.length).toBeGreaterThan(6);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(256 * 1024 + 300);
+    expect(chunks.join("")).not.toContain("\uFFFD");
+    expect(JSON.parse(chunks.join(""))).toEqual({ call: { id: "c1", args: {}, result: { s: unit.repeat(3) }, status: "succeeded", events: lines } });
   });
 });

@@ -31,6 +31,43 @@ function textOf(text: StoredText): string {
 
 type Holder = Record<string, unknown>;
 
+const PAGED_LIST = Symbol.for("skill-console.paged-list");
+
+/**
+ * A JSON array of an answer that jsonResponse writes a few items per read of the body (issue 10
+ * point 1: a call's 250,000 stored timeline lines are neither read nor serialised in one turn).
+ * `first` is the first page, read before the answer starts (so a failure there is still a status);
+ * `following(last)` reads the page after item `last`, an empty array past the end.
+ */
+export interface PagedList<T> {
+  readonly [PAGED_LIST]: true;
+  readonly first: readonly T[];
+  following(last: T): Promise<readonly T[]>;
+}
+
+/** A PagedList of `first` and the pages `following` reads (see PagedList). */
+export function pagedList<T>(first: readonly T[], following: (last: T) => Promise<readonly T[]>): PagedList<T> {
+  return { [PAGED_LIST]: true, first, following };
+}
+
+function isPagedList(value: unknown): value is PagedList<unknown> {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[PAGED_LIST] === true;
+}
+
+/** Most UTF-16 code units of serialised text jsonResponse encodes and enqueues per read of the body. */
+const STREAM_PIECE_CHARS = 256 * 1024;
+
+/** `text` cut into pieces of at most STREAM_PIECE_CHARS code units, never inside a surrogate pair. */
+function* piecesOf(text: string): Generator<string> {
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + STREAM_PIECE_CHARS);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    yield text.slice(from, to);
+    from = to;
+  }
+}
+
 /**
  * Defines `holder[key]` as the JSON `text` (a stored column known to be valid JSON of an object, or a
  * function reading it), parsed on first read (and memoised); `text` null reads as `whenNull`. Setting
@@ -96,18 +133,29 @@ export function withFields<T extends object, E extends object>(source: T, extra:
  */
 export function stringifyJson(value: unknown): string {
   const { pieces, spliced } = serialise(value);
-  return pieces.map((piece) => (typeof piece === "string" ? piece : textOf(spliced[piece]!))).join("");
+  return pieces
+    .map((piece) => {
+      if (typeof piece === "string") return piece;
+      const text = spliced[piece]!;
+      if (isPagedList(text)) throw new Error("a paged list is written only by jsonResponse");
+      return textOf(text);
+    })
+    .join("");
 }
 
 /**
  * JSON.stringify of `value` with each stored-JSON property replaced by a marker, cut at the markers:
  * `pieces` are serialised text (strings) and indexes into `spliced`, the stored texts, in order.
  */
-function serialise(value: unknown): { pieces: Array<string | number>; spliced: StoredText[] } {
-  const spliced: StoredText[] = [];
+function serialise(value: unknown): { pieces: Array<string | number>; spliced: Array<StoredText | PagedList<unknown>> } {
+  const spliced: Array<StoredText | PagedList<unknown>> = [];
   const nonce = randomBytes(6).toString("hex");
   const output = JSON.stringify(value, function (this: unknown, _key: string, current: unknown) {
     if (current === null || typeof current !== "object") return current;
+    if (isPagedList(current)) {
+      spliced.push(current);
+      return `\u0000${nonce}:${spliced.length - 1}\u0000`;
+    }
     const texts = stored.get(current);
     if (!texts || texts.size === 0) return current;
     const copy: Record<string, unknown> = {};
@@ -134,42 +182,72 @@ function serialise(value: unknown): { pieces: Array<string | number>; spliced: S
 }
 
 /**
- * Response.json with stringifyJson: a JSON answer whose stored-JSON properties are written unparsed;
- * when one is kept in parts (StoredParts), the answer streams, one part per read.
+ * Response.json with stringifyJson: a JSON answer whose stored-JSON properties are written unparsed.
+ * A small answer is one string; one with a text kept in parts (StoredParts), a PagedList, or more
+ * than STREAM_PIECE_CHARS of text streams, a bounded piece per read of the body, so that megabytes
+ * of args, a result and a long timeline are never read, joined or encoded in one turn of the event
+ * loop (issue 10 point 1). A page that fails to read after the answer started errors the stream.
  */
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json");
   const { pieces, spliced } = serialise(body);
-  if (!spliced.some((text) => typeof text !== "string")) {
+  // Texts in parts and paged lists count as long: their length is known only once read.
+  const inlineChars = pieces.reduce<number>((sum, piece) => {
+    const text = typeof piece === "string" ? piece : spliced[piece];
+    return sum + (typeof text === "string" ? text.length : Infinity);
+  }, 0);
+  if (inlineChars <= STREAM_PIECE_CHARS) {
     return new Response(pieces.map((piece) => (typeof piece === "string" ? piece : (spliced[piece] as string))).join(""), { ...init, headers });
   }
-  // Texts in parts (megabytes of args) are streamed a part per pull, the event loop free between
-  // parts, rather than read, joined and encoded in one go (issue 10 point 1).
   const encoder = new TextEncoder();
-  let index = 0;
-  let part = 0;
+  const chunks = answerPieces(pieces, spliced);
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      while (index < pieces.length) {
-        const piece = pieces[index]!;
-        const text = typeof piece === "string" ? piece : spliced[piece]!;
-        if (typeof text === "string") {
-          index += 1;
-          if (text !== "") return controller.enqueue(encoder.encode(text));
-          continue;
-        }
-        const chunk = text.part(part);
-        if (chunk === null) {
-          index += 1;
-          part = 0;
-          continue;
-        }
-        part += 1;
-        return controller.enqueue(encoder.encode(chunk));
+    async pull(controller) {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        if (next.value !== "") return controller.enqueue(encoder.encode(next.value));
       }
-      controller.close();
+    },
+    async cancel() {
+      await chunks.return(undefined);
     },
   });
   return new Response(stream, { ...init, headers });
+}
+
+/** The text of an answer (serialise's pieces), in pieces of at most about STREAM_PIECE_CHARS. */
+async function* answerPieces(pieces: Array<string | number>, spliced: Array<StoredText | PagedList<unknown>>): AsyncGenerator<string, void, undefined> {
+  for (const piece of pieces) {
+    const text = typeof piece === "string" ? piece : spliced[piece]!;
+    if (typeof text === "string") yield* piecesOf(text);
+    else if (isPagedList(text)) yield* pagedListPieces(text);
+    else {
+      for (let part = 0; ; part++) {
+        const chunk = text.part(part);
+        if (chunk === null) break;
+        yield* piecesOf(chunk);
+      }
+    }
+  }
+}
+
+/** A PagedList as JSON text: `[`, its items serialised a piece of about STREAM_PIECE_CHARS at a time, `]`. */
+async function* pagedListPieces(list: PagedList<unknown>): AsyncGenerator<string, void, undefined> {
+  let page = list.first;
+  let piece = "[";
+  let first = true;
+  while (page.length > 0) {
+    for (const item of page) {
+      piece += (first ? "" : ",") + JSON.stringify(item);
+      first = false;
+      if (piece.length >= STREAM_PIECE_CHARS) {
+        yield* piecesOf(piece);
+        piece = "";
+      }
+    }
+    page = await list.following(page.at(-1));
+  }
+  yield piece + "]";
 }
