@@ -4,16 +4,19 @@
  *   were parsed on the main thread and echoed back in the error: everything but the args is now at most
  *   PARSED_BESIDE_TEXT_MAX_BYTES, and no error message or details carries megabytes;
  * - thousands of event streams of one viewer made the console unresponsive for minutes: streams are
- *   limited per person or token and in all;
+ *   limited per person (their API tokens counted with them: 17 tokens of one operator held all 256) and in all;
  * - a client repeating one refused request thousands of times a second grew the audit trail by
- *   megabytes a second: repeats within REPEAT_WINDOW_MS are counted and written once as a summary.
+ *   megabytes a second: repeats within REPEAT_WINDOW_MS are counted and written once as a summary;
+ * - varying the client address (127.0.0.0/8) and the token made every refusal a new source: a source
+ *   is the person when one is known, and a window writes at most REFUSALS_WRITTEN_PER_WINDOW in all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as eventsRoute from "@/app/api/v1/calls/[id]/events/route";
 import * as mcpRoute from "@/app/api/mcp/route";
 import * as toolsCallRoute from "@/app/api/v1/tools/call/route";
 import * as usersRoute from "@/app/api/v1/users/route";
-import { flushRefusalRepeats, REFUSALS_PER_SOURCE } from "@/lib/server/audit/audit-trail";
+import * as loginRoute from "@/app/api/v1/auth/login/route";
+import { flushRefusalRepeats, REFUSALS_PER_SOURCE, REFUSALS_WRITTEN_PER_WINDOW } from "@/lib/server/audit/audit-trail";
 import { CALL_STREAMS_PER_HOLDER_MAX } from "@/lib/server/calls/call-event-stream";
 import { db } from "@/lib/server/db";
 import { AppError, errorResponse } from "@/lib/server/errors";
@@ -106,9 +109,13 @@ describe("event streams", () => {
       expect(refused.headers.get("retry-after")).toBe("5");
       expect(await errorOf(refused)).toEqual({
         code: "rate_limited",
-        message: `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person or token; close one first`,
+        message: `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person (their API tokens included); close one first`,
         details: { retryAfterSeconds: 5 },
       });
+      // Nor through a token of theirs: an operator makes tokens at will (17 of them held all 256).
+      const token = await createToken("default", operator.headers);
+      const viaToken = await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { method: "GET", params: { id: call.id }, as: token, signal: new AbortController().signal });
+      expect(viaToken.status).toBe(429);
       // Another person still gets one.
       expect((await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { method: "GET", params: { id: call.id }, signal: clients[0]!.signal })).status).toBe(200);
       clients[1]!.abort();
@@ -154,6 +161,49 @@ describe("refused requests that vary their path", () => {
     const all = await rows();
     expect(all).toHaveLength(REFUSALS_PER_SOURCE + 1);
     expect(JSON.parse(all[REFUSALS_PER_SOURCE]!.details)).toMatchObject({ path: `/api/v1/approvals/flood-59-${"r".repeat(59)}/sign`, code: "forbidden", refusedMore: 60 - REFUSALS_PER_SOURCE, since: expect.any(String) });
+  });
+});
+
+describe("refused requests from many addresses and tokens", () => {
+  it(`count against the person behind them: ${REFUSALS_PER_SOURCE} rows, then one summary, whatever the address or token`, async () => {
+    const flooder = await createPerson("operator");
+    const tokens = [await createToken("default", flooder.headers), await createToken("default", flooder.headers)];
+    await flushRefusalRepeats();
+    // The attack: every request from its own 127.x.y.z address wrote its own row (1,992 of 2,000).
+    for (let i = 0; i < 90; i++) {
+      const sender = i % 3 === 0 ? flooder.headers : tokens[i % 3 === 1 ? 0 : 1]!;
+      const response = await invoke(usersRoute.POST, "/api/v1/users", { as: sender, headers: { "x-skill-console-peer": `127.0.${i >> 8}.${i & 255}` }, body: { email: `y${i}@console.local`, password: "x".repeat(16), role: "admin" } });
+      expect(response.status).toBe(403);
+    }
+    const rows = () => db().auditEvent.findMany({ where: { action: "access.refused", actor: { contains: flooder.email } }, orderBy: { id: "asc" } });
+    expect(await rows()).toHaveLength(REFUSALS_PER_SOURCE);
+    await flushRefusalRepeats();
+    const all = await rows();
+    expect(all).toHaveLength(REFUSALS_PER_SOURCE + 1);
+    expect(JSON.parse(all[REFUSALS_PER_SOURCE]!.details)).toMatchObject({ path: "/api/v1/users", code: "forbidden", refusedMore: 90 - REFUSALS_PER_SOURCE, address: "127.0.0.89" });
+  });
+
+  it(`are written at most ${REFUSALS_WRITTEN_PER_WINDOW} in a window in all when anonymous from thousands of addresses, the rest in one summary`, async () => {
+    await flushRefusalRepeats();
+    const before = await db().auditEvent.count({ where: { action: "access.refused", actor: "anonymous" } });
+    const count = REFUSALS_WRITTEN_PER_WINDOW + 300;
+    for (let i = 0; i < count; i++) {
+      // A sign-in from another origin: refused before anyone is identified.
+      const response = await invoke(loginRoute.POST, "/api/v1/auth/login", {
+        as: "anonymous",
+        headers: { "x-skill-console-peer": `127.1.${i >> 8}.${i & 255}`, origin: "http://evil.example" },
+        body: { email: "nobody@console.local", password: "x" },
+      });
+      expect(response.status).toBe(403);
+    }
+    const written = (await db().auditEvent.count({ where: { action: "access.refused", actor: "anonymous" } })) - before;
+    expect(written).toBeLessThanOrEqual(REFUSALS_WRITTEN_PER_WINDOW);
+    await flushRefusalRepeats();
+    const rows = await db().auditEvent.findMany({ where: { action: "access.refused", actor: "anonymous" }, orderBy: { id: "asc" }, skip: before });
+    const summaries = rows.map((row) => JSON.parse(row.details) as Record<string, unknown>).filter((details) => "refusedMore" in details);
+    expect(summaries).toHaveLength(1);
+    expect(rows.length).toBe(written + 1);
+    expect((summaries[0]!.refusedMore as number) + written).toBe(count);
   });
 });
 

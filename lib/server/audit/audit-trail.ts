@@ -82,29 +82,66 @@ export async function recordRefusal(input: AuditInput): Promise<void> {
 }
 
 /**
- * Distinct refusals one source (who and from which address) may have written one by one per
- * REPEAT_WINDOW_MS: a client varying the path (random ids, doubled slashes, 1,900-character ids)
- * made each refusal "another" and grew the trail 2.4 MB/s. Past it, the source's refusals are
- * counted and written once as a summary when the window ends (`refusedMore`, `since`, with the last
- * one's details).
+ * Distinct refusals one source may have written one by one per REPEAT_WINDOW_MS: a client varying the
+ * path (random ids, doubled slashes, 1,900-character ids) made each refusal "another" and grew the
+ * trail 2.4 MB/s. A source is the person behind the request when one is known (their session and all
+ * their tokens, from any address: 2,000 client addresses of 127.0.0.0/8 made 1,992 rows), else the
+ * client address. Past it, the source's refusals are counted and written once as a summary when the
+ * window ends (`refusedMore`, `since`, with the last one's details).
  */
 export const REFUSALS_PER_SOURCE = 20;
+/**
+ * Distinct refusals written one by one per REPEAT_WINDOW_MS in all, whatever their sources: an
+ * anonymous client with many addresses (an IPv6 /64, all of 127.0.0.0/8) is many sources. Past it,
+ * refusals are counted into one summary for all (`refusedMore`, `sources`).
+ */
+export const REFUSALS_WRITTEN_PER_WINDOW = 200;
 /** Most sources counted at once; past it, a new source's refusals are counted in one summary for all. */
 const SOURCES_MAX = 10_000;
+/** The source every refusal past the budgets is counted under. */
+const EVERYONE = "*";
 
 const SOURCES_KEY = Symbol.for("skill-console.refusal-sources");
-const sources: Map<string, { written: number; more: number; first: Date; last: AuditInput }> = ((globalThis as Record<symbol, unknown>)[SOURCES_KEY] ??= new Map()) as Map<
+const sources: Map<string, { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> }> = ((globalThis as Record<symbol, unknown>)[SOURCES_KEY] ??= new Map()) as Map<
   string,
-  { written: number; more: number; first: Date; last: AuditInput }
+  { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> }
 >;
+const WINDOW_KEY = Symbol.for("skill-console.refusal-window");
+const window: { start: number; written: number } = ((globalThis as Record<symbol, unknown>)[WINDOW_KEY] ??= { start: 0, written: 0 }) as { start: number; written: number };
 
 function sourceKey(entry: AuditInput): string {
-  return JSON.stringify([entry.actor, entry.details?.address ?? null]);
+  if (entry.actorId) return `person:${entry.actorId}`;
+  if (entry.actor !== "anonymous") return `actor:${entry.actor}`;
+  return `address:${String(entry.details?.address ?? "unknown")}`;
 }
 
-/** True when `entry`'s source may still have a refusal written this window (counts it); false when it is counted for the summary instead. */
+/** True when `entry`'s source may still have a refusal written this window (counts it); false when it is counted for a summary instead. */
 function withinSourceBudget(entry: AuditInput): boolean {
-  const key = sources.size < SOURCES_MAX || sources.has(sourceKey(entry)) ? sourceKey(entry) : "[\"*\",null]";
+  const now = Date.now();
+  if (now - window.start >= REPEAT_WINDOW_MS) {
+    window.start = now;
+    window.written = 0;
+  }
+  const own = sourceKey(entry);
+  const source = sourceFor(sources.size < SOURCES_MAX || sources.has(own) ? own : EVERYONE, entry);
+  if (source !== sources.get(EVERYONE) && source.written < REFUSALS_PER_SOURCE && window.written < REFUSALS_WRITTEN_PER_WINDOW) {
+    source.written += 1;
+    window.written += 1;
+    return true;
+  }
+  if (source.written < REFUSALS_PER_SOURCE && source !== sources.get(EVERYONE)) {
+    // Within its own budget but past the window's: counted for everyone, its source named there.
+    const everyone = sourceFor(EVERYONE, entry);
+    everyone.more += 1;
+    if ((everyone.others ??= new Set()).size < 1000) everyone.others.add(own);
+    return false;
+  }
+  source.more += 1;
+  return false;
+}
+
+/** The counting record of source `key`, made (with its flush at the window's end) when new; `entry` becomes its last. */
+function sourceFor(key: string, entry: AuditInput): { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> } {
   let source = sources.get(key);
   if (!source) {
     source = { written: 0, more: 0, first: entry.at ?? new Date(), last: entry };
@@ -112,18 +149,13 @@ function withinSourceBudget(entry: AuditInput): boolean {
     setTimeout(() => void flushSource(key), REPEAT_WINDOW_MS).unref();
   }
   source.last = entry;
-  if (key !== "[\"*\",null]" && source.written < REFUSALS_PER_SOURCE) {
-    source.written += 1;
-    return true;
-  }
-  source.more += 1;
-  return false;
+  return source;
 }
 
 async function flushSource(key: string): Promise<void> {
   const source = sources.get(key);
   sources.delete(key);
-  if (source && source.more > 0) await writeSummary(source.last, { refusedMore: source.more, since: source.first.toISOString() });
+  if (source && source.more > 0) await writeSummary(source.last, { refusedMore: source.more, since: source.first.toISOString(), ...(source.others ? { sources: source.others.size } : {}) });
 }
 
 /** Writes a summary entry: the last counted refusal's, with `counts` added to its details. Never throws (logs). */

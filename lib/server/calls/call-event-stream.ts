@@ -20,7 +20,7 @@ const POLL_MS = 2_000;
 
 /** Most call event streams open at once on this console (each holds a connection, a subscription and a poll). */
 export const CALL_STREAMS_MAX = 256;
-/** Most call event streams one person or one API token may hold open at once. */
+/** Most call event streams one person may hold open at once, their sessions' and API tokens' together. */
 export const CALL_STREAMS_PER_HOLDER_MAX = 16;
 
 const STREAMS_KEY = Symbol.for("skill-console.call-streams");
@@ -30,7 +30,7 @@ const openStreams: { total: number; byHolder: Map<string, number> } = ((globalTh
 };
 
 /**
- * Reserves room for one more event stream of `holder` (a person's or a token's key): a viewer opening
+ * Reserves room for one more event stream of `holder` (a person's key): a viewer opening
  * 2,000 streams made every request of the console wait for seconds, then minutes (issue 10 point 1).
  * Returns the release function (idempotent). Throws AppError `rate_limited` (429, Retry-After) past
  * CALL_STREAMS_PER_HOLDER_MAX for that holder, `unavailable` (503) past CALL_STREAMS_MAX in all.
@@ -38,7 +38,7 @@ const openStreams: { total: number; byHolder: Map<string, number> } = ((globalTh
 export function reserveEventStream(holder: string): () => void {
   const held = openStreams.byHolder.get(holder) ?? 0;
   if (held >= CALL_STREAMS_PER_HOLDER_MAX) {
-    throw new AppError("rate_limited", `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person or token; close one first`, { retryAfterSeconds: 5 });
+    throw new AppError("rate_limited", `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person (their API tokens included); close one first`, { retryAfterSeconds: 5 });
   }
   if (openStreams.total >= CALL_STREAMS_MAX) throw new AppError("unavailable", `the console has ${CALL_STREAMS_MAX} call event streams open, its most; retry shortly`, { retryAfterSeconds: 5 });
   openStreams.total += 1;
