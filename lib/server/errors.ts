@@ -16,6 +16,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unauthenticated: 401,
   bad_origin: 403,
   rate_limited: 429,
+  request_timeout: 408,
   unavailable: 503,
   internal: 500,
 };
@@ -62,6 +63,24 @@ export function boundedText(text: string, max: number): string {
   return `${text.slice(0, end)}… (${text.length - end} more characters)`;
 }
 
+/** Errors whose answer also closes the connection (closeConnectionAfter). */
+const closing = new WeakSet<AppError>();
+
+/**
+ * Marks `error` so that its answer carries `Connection: close`: the request's body was left unread
+ * (refused on its length, or cut off), and the connection must not wait for the rest of it. Returns `error`.
+ */
+export function closeConnectionAfter(error: AppError): AppError {
+  closing.add(error);
+  return error;
+}
+
+/**
+ * The one error envelope answer (STYLE.md rule 3) for `error`: an AppError with its code's status,
+ * message and details (both bounded), `Retry-After` for 503 and a timed 429, `Connection: close` when
+ * marked (closeConnectionAfter); a busy database's error as 503 `unavailable`; anything else 500
+ * `internal` (logged, never shown).
+ */
 export function errorResponse(error: unknown): Response {
   // A statement or transaction the locked database refused, past its retries: 503, not 500.
   if (!(error instanceof AppError) && isDatabaseBusy(error)) error = databaseBusyError();
@@ -75,6 +94,7 @@ export function errorResponse(error: unknown): Response {
     const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
     const headers: Record<string, string> =
       error.code === "unavailable" || (error.code === "rate_limited" && typeof retryAfter === "number") ? { "retry-after": String(typeof retryAfter === "number" ? retryAfter : 1) } : {};
+    if (closing.has(error)) headers.connection = "close";
     return Response.json(body, { status: error.status, headers });
   }
   console.error("internal error:", error);

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "unauthenticated",
   "bad_origin",
   "rate_limited",
+  "request_timeout",
   "unavailable",
   "internal",
 ] as const;

@@ -22,9 +22,9 @@ export class ConsoleRequestError extends Error {
     this.name = "ConsoleRequestError";
   }
 
-  /** True when retrying the same request can succeed: the console is down, starting, busy or failed. */
+  /** True when retrying the same request can succeed: the console is down, starting, busy or failed, or the body was cut off on the way (408). */
   get retryable(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
+    return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
   }
 }
 
@@ -137,7 +137,7 @@ export class ConsoleClient {
   }
 
   /**
-   * Sends a request until the console takes it or refuses it for good (a 4xx other than 429): what a
+   * Sends a request until the console takes it or refuses it for good (a 4xx other than 408 and 429): what a
    * worker reports about a call it ran must not be lost to a console restart or a busy database
    * (DESIGN.md: a crashed or killed child leaves a finished call record). Retries with backoff from
    * 100 ms up to 5 s, for at most `giveUpAfterMs` (default one lease is not enough: 10 minutes), or

@@ -2,7 +2,8 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { roleAtLeast, type Identity, type Role } from "@/lib/types/identity";
 import { identify } from "../auth/identity";
 import { ensureConsoleStarted } from "../console-startup";
-import { AppError, errorResponse } from "../errors";
+import { AppError, closeConnectionAfter, errorResponse } from "../errors";
+import { BODY_DEADLINE_MS, BODY_IDLE_MS, noteBodyOwner, reserveBody, type BodyReservation } from "./body-budget";
 import { assertSameOrigin } from "./same-origin";
 import { auditActor, requirePerson } from "../approvals/audit-actor";
 import { recordRefusedAttempt } from "../audit/refused-attempts";
@@ -29,6 +30,7 @@ export function apiRoute<Context>(handler: (request: Request, context: Context, 
       await ensureConsoleStarted();
       identity = await identify(request);
       if (!identity) throw new AppError("unauthenticated", "sign in, or send an API token as Authorization: Bearer <token>");
+      noteBodyOwner(request, `person:${identity.userId}`);
       if (identity.via === "session") assertSameOrigin(request, { requireOrigin: true });
       if (options.person !== undefined) requirePerson(identity, options.person);
       if (!roleAtLeast(identity.role, minimum)) {
@@ -152,8 +154,12 @@ export class BodyTooLarge extends Error {
 /**
  * Reads a request body of at most `limitBytes` bytes, chunk by chunk as it arrives, pushing each chunk
  * through `shape` (so its values and depth are counted, and a captured span found, without one long
- * synchronous scan of the whole body). Returns the bytes. Throws BodyTooLarge past `limitBytes`
- * (declared or read) and the scanner's JsonShapeError, after cancelling the rest of the body.
+ * synchronous scan of the whole body). The body counts against its sender's and the console's bytes
+ * in flight (body-budget.ts) until it has been read, and must keep arriving (BODY_IDLE_MS between
+ * bytes, BODY_DEADLINE_MS in all). Returns the bytes. Throws BodyTooLarge past `limitBytes`
+ * (declared or read), the scanner's JsonShapeError, AppError `rate_limited` (429) / `unavailable`
+ * (503) past the budget and `request_timeout` (408) for a stalled body — those three answered with
+ * `Connection: close`, the rest of the body left unread.
  */
 export async function readScannedBody(request: Request, limitBytes: number, shape: JsonShapeScanner): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
@@ -161,16 +167,26 @@ export async function readScannedBody(request: Request, limitBytes: number, shap
   const chunks: Uint8Array[] = [];
   let size = 0;
   let sinceYield = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
+  if (!request.body) return Buffer.alloc(0);
+  const expected = Number.isFinite(declared) && declared > 0 ? declared : 0;
+  let reservation: BodyReservation;
+  try {
+    reservation = reserveBody(request, expected);
+  } catch (error) {
+    throw error instanceof AppError ? closeConnectionAfter(error) : error;
+  }
+  const reader = request.body.getReader();
+  const startedAt = performance.now();
+  try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader, startedAt);
       if (done) break;
       size += value.byteLength;
       if (size > limitBytes) {
         await reader.cancel();
         throw new BodyTooLarge(limitBytes);
       }
+      if (size > expected) reservation.grow(Math.min(value.byteLength, size - expected));
       try {
         // In slices, the event loop free between them (timers included): a body may arrive as one
         // chunk of megabytes, or as a hundred 64 KiB chunks already buffered, whose reads resolve
@@ -190,8 +206,46 @@ export async function readScannedBody(request: Request, limitBytes: number, shap
       }
       chunks.push(value);
     }
+  } catch (error) {
+    // Refused on the budget or cut off: answered at once and the connection closed, the rest unread.
+    if (error instanceof AppError && (error.code === "rate_limited" || error.code === "unavailable" || error.code === "request_timeout")) throw closeConnectionAfter(error);
+    throw error;
+  } finally {
+    reservation.release();
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * The next read of a body, or AppError `request_timeout` when nothing came for BODY_IDLE_MS or the body
+ * passed BODY_DEADLINE_MS since `startedAt` (performance.now() ms). The abandoned read is left to fail
+ * quietly when the connection closes.
+ */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, startedAt: number): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const left = BODY_DEADLINE_MS - (performance.now() - startedAt);
+  const wait = Math.min(BODY_IDLE_MS, left);
+  const read = reader.read();
+  let timer: NodeJS.Timeout | undefined;
+  const cutOff = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AppError(
+            "request_timeout",
+            wait < BODY_IDLE_MS ? `the request body did not arrive within ${BODY_DEADLINE_MS / 1000} s` : `the request body stalled: nothing arrived for ${BODY_IDLE_MS / 1000} s`,
+          ),
+        ),
+      Math.max(0, wait),
+    );
+  });
+  try {
+    return await Promise.race([read, cutOff]);
+  } catch (error) {
+    read.catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function parseBodyText(text: string): unknown {

@@ -1,6 +1,7 @@
 import { ensureConsoleStarted } from "../console-startup";
 import { errorResponse } from "../errors";
 import { identifyWorker, type WorkerCaller } from "../workers/worker-auth";
+import { noteBodyOwner } from "./body-budget";
 
 /**
  * Wraps a route handler of the worker protocol (`/api/v1/workers/register` and `/api/v1/workers/{id}/…`;
@@ -13,6 +14,7 @@ export function workerRoute<Context>(handler: (request: Request, context: Contex
     try {
       await ensureConsoleStarted();
       const caller = await identifyWorker(request);
+      noteBodyOwner(request, `worker-token:${caller.tokenId}`);
       return await handler(request, context, caller);
     } catch (error) {
       return errorResponse(error);

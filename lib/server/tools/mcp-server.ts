@@ -4,6 +4,7 @@ import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { JsonText } from "@/lib/validation/json-text";
 import { recordRefusedAttempt } from "../audit/refused-attempts";
 import { BodyTooLarge, PARSED_BESIDE_TEXT_MAX_BYTES, readScannedBody } from "../http/api-route";
+import { noteBodyOwner } from "../http/body-budget";
 import { stringifyJson } from "../http/stored-json";
 import { auditActor } from "../approvals/audit-actor";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
@@ -76,6 +77,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     bytes = await readScannedBody(request, limitBytes, shape);
   } catch (error) {
     if (error instanceof BodyTooLarge) return jsonRpcErrorResponse(413, -32000, requestBodyTooLargeMessage(limitBytes));
+    // Past the bytes in flight (429/503), or a body that stalled (408): the rest is left unread.
+    if (error instanceof AppError) {
+      const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+      return jsonRpcErrorResponse(error.status, -32000, error.message, { connection: "close", ...(retryAfter ? { "retry-after": String(retryAfter) } : {}) });
+    }
     if (!(error instanceof JsonShapeError)) throw error;
     if (error.kind === "nodes") return jsonRpcErrorResponse(413, -32000, `request body has more than ${error.limit} JSON values (SKILL_ARGS_MAX_NODES)`);
     if (error.kind === "duplicate") return jsonRpcErrorResponse(400, -32600, `Invalid Request: the body has ${error.key} twice`);
@@ -147,6 +153,7 @@ export async function mcpIdentity(request: Request): Promise<Identity | Response
     throw error;
   }
   if (!identity || identity.token === null) return unauthenticated("send an API token as Authorization: Bearer <token>");
+  noteBodyOwner(request, `person:${identity.userId}`);
   return identity;
 }
 
