@@ -154,6 +154,16 @@ export async function benchStalls({ server, loopDelayFile, intervalMs }) {
     const finish = { status: "succeeded", exitCode: 0, result: JSON.stringify({ r: "r".repeat(4_000_000) }), error: null, durationMs: 1, stderrTruncated: false, events: lines(5001, 1000) };
     await measure(`worker finish report of a 4 MB result and 5,000 lines (${(JSON.stringify(finish).length / 1e6).toFixed(1)} MB)`, 200, () => request(baseUrl, "POST", `/api/v1/workers/${reporterId}/calls/${callId}/finish`, finish, { headers: worker, timeoutMs: 300_000 }));
     await measure("GET that call (20 MB of stderr and result sent, the console keeps what SKILL_STDERR_LIMIT_BYTES allows)", 200, () => request(baseUrl, "GET", `/api/v1/calls/${callId}`, undefined, { timeoutMs: 300_000 }));
+    // A result past SKILL_STDOUT_LIMIT_BYTES beside the lines: 31 MB of é stalled the loop 275 ms in toString and JSON.parse.
+    const another = await request(baseUrl, "POST", "/api/v1/skills/stall_open/calls", { args: {}, target: "stall-reporter", wait: false });
+    const claimedAgain = await request(baseUrl, "POST", `/api/v1/workers/${reporterId}/claim`, { capacity: 1 }, { headers: worker, timeoutMs: 60_000 });
+    const anotherId = claimedAgain?.json?.calls?.[0]?.callId;
+    if (anotherId && anotherId === another.json?.call?.id) {
+      const oversized = { status: "succeeded", exitCode: 0, result: JSON.stringify({ r: "é".repeat(15_000_000) }), error: null, durationMs: 1, stderrTruncated: false, events: [] };
+      await measure(`worker finish report of a ${(Buffer.byteLength(JSON.stringify(oversized)) / 1e6).toFixed(0)} MB result of é (past SKILL_STDOUT_LIMIT_BYTES: the call fails)`, 200, () =>
+        request(baseUrl, "POST", `/api/v1/workers/${reporterId}/calls/${anotherId}/finish`, oversized, { headers: worker, timeoutMs: 300_000 }),
+      );
+    } else notes.push(`stalls: the oversized finish report was not measured (claim answered ${claimedAgain?.status})`);
   } else notes.push(`stalls: the hostile worker's reports were not measured (claim answered ${claimed?.status}: ${claimed?.text?.slice(0, 200)})`);
   if (reporterId) await request(baseUrl, "DELETE", `/api/v1/workers/${reporterId}`, undefined, { headers: worker });
 

@@ -105,8 +105,37 @@ function parseYamlJob(job) {
     return { id: job.id, ok: false, refusal: "json", message: String(error && error.message) };
   }
 }
+function parseJsonJob(job) {
+  let value;
+  try {
+    value = JSON.parse(new TextDecoder().decode(job.json.bytes));
+  } catch (error) {
+    return { id: job.id, ok: false, refusal: "json", message: String(error && error.message) };
+  }
+  const oversized = {};
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    for (const [key, max] of Object.entries(job.json.caps)) {
+      const field = value[key];
+      if (typeof field !== "string" || field.length <= max / 3) continue;
+      const bytes = Buffer.byteLength(field, "utf8");
+      if (bytes <= max) continue;
+      oversized[key] = bytes;
+      value[key] = null;
+    }
+  }
+  return { id: job.id, ok: true, canonical: "", value: { value, oversized } };
+}
 parentPort.on("message", (job) => {
   let reply;
+  if (job.json) {
+    try {
+      reply = parseJsonJob(job);
+    } catch (error) {
+      reply = { id: job.id, failure: String((error && error.message) || error) };
+    }
+    parentPort.postMessage(reply);
+    return;
+  }
   if (job.yaml) {
     try {
       reply = parseYamlJob(job);
@@ -170,6 +199,8 @@ interface Job {
   canonical: boolean;
   /** A YAML document to parse instead (parseYamlOffThread): no schema, no args. */
   yaml?: { text: string; options: Record<string, unknown>; maxAliasCount: number };
+  /** A JSON document's UTF-8 bytes to parse instead (parseJsonOffThread), with the top-level string fields capped in UTF-8 bytes. */
+  json?: { bytes: Uint8Array; caps: Record<string, number> };
   budgetMs: number;
   resolve(validation: CanonicalArgsValidation): void;
   reject(error: unknown): void;
@@ -255,6 +286,7 @@ function parseObjectText(text: string): { value: object } | { refusal: Canonical
 
 function validateInThread(job: Job): void {
   if (job.yaml) return parseYamlInThread(job);
+  if (job.json) return parseJsonInThread(job);
   try {
     const parsed = parseObjectText(job.argsJson);
     if ("refusal" in parsed) return job.resolve(parsed.refusal);
@@ -373,7 +405,10 @@ function pump(): void {
   }, job.budgetMs);
   state.current = { job, timer };
   worker.ref();
-  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical, yaml: job.yaml });
+  // A document's bytes that own their whole buffer are moved to the thread, not copied (tens of megabytes).
+  const bytes = job.json?.bytes;
+  const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical, yaml: job.yaml, json: job.json }, transfer);
 }
 
 /**
@@ -464,4 +499,51 @@ export async function parseYamlOffThread(text: string, options: Record<string, u
   if (outcome.ok) return { ok: true, value: outcome.value };
   const budget = outcome.errors.find((error) => error.keyword === "budget");
   return { ok: false, message: budget ? budget.message!.replace("validating the args", "parsing the YAML").replace("they are refused", "it is refused") : (outcome.message ?? "it does not parse") };
+}
+
+function parseJsonInThread(job: Job): void {
+  const { bytes, caps } = job.json!;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch (error) {
+    return job.resolve({ ok: false, errors: [], refusal: "json", message: (error as Error).message });
+  }
+  const oversized: Record<string, number> = {};
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const holder = value as Record<string, unknown>;
+    for (const [key, max] of Object.entries(caps)) {
+      const field = holder[key];
+      if (typeof field !== "string" || Buffer.byteLength(field, "utf8") <= max) continue;
+      oversized[key] = Buffer.byteLength(field, "utf8");
+      holder[key] = null;
+    }
+  }
+  job.resolve({ ok: true, canonical: "", value: { value, oversized } });
+}
+
+/** Longest time, in ms, one JSON document may take to parse in the validation thread. */
+export const JSON_PARSE_BUDGET_MS = 2000;
+
+/** What parseJsonOffThread found: the value, with each capped field past its cap set to null and its size (bytes) in `oversized`. */
+export type OffThreadJson = { ok: true; value: unknown; oversized: Record<string, number> } | { ok: false; message: string };
+
+/**
+ * Parses the UTF-8 JSON document `bytes` in the validation thread, with bounded time and heap (issue 10
+ * point 1: a worker's finish report may carry a result of megabytes beside its lines, and its 31 MB
+ * of `é` held the event loop 275 ms in toString and JSON.parse). A top-level string field named in
+ * `caps` whose UTF-8 length passes its cap (bytes) comes back null, its length in `oversized`, so that
+ * what was too large to keep never crosses back to the main thread. `bytes` that own their whole
+ * buffer are moved to the thread (unusable here afterwards). Resolves `{ok: false, message}`
+ * for a document that does not parse (the parser's message), takes longer than JSON_PARSE_BUDGET_MS
+ * or exhausts the thread's heap.
+ */
+export async function parseJsonOffThread(bytes: Uint8Array, caps: Record<string, number>): Promise<OffThreadJson> {
+  const outcome = await new Promise<CanonicalArgsValidation>((resolve, reject) => {
+    state.queue.push({ id: state.nextJobId++, schema: {}, schemaId: 0, dialect: "draft-07", argsJson: "", canonical: false, json: { bytes, caps }, budgetMs: JSON_PARSE_BUDGET_MS, resolve, reject });
+    pump();
+  });
+  if (outcome.ok) return { ok: true, ...(outcome.value as { value: unknown; oversized: Record<string, number> }) };
+  const budget = outcome.errors.find((error) => error.keyword === "budget");
+  return { ok: false, message: budget ? budget.message!.replace("validating the args", "parsing the body").replace("they are refused", "it is refused") : (outcome.message ?? "it does not parse") };
 }

@@ -11,6 +11,7 @@ import { config } from "../env";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { JsonListText, JsonText } from "@/lib/validation/json-text";
+import { parseJsonOffThread } from "@/lib/validation/args-validator";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
@@ -94,12 +95,16 @@ const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 2;
  * `listItems` (with `keepText`): a kept value that is an array comes as a JsonListText instead, its
  * items separated but not parsed (lib/server/http/request-body.ts parseListedBody parses them a slice
  * at a time).
+ * `cappedStrings` (top-level field → most UTF-8 bytes): the body besides the kept value, when larger
+ * than PARSED_BESIDE_TEXT_MAX_BYTES, is parsed in the validation thread (parseJsonOffThread), and a
+ * named string field past its cap comes back null, its size in oversizedFieldsOf(body) — a finish
+ * report's result of tens of megabytes never reaches the main thread.
  */
 export async function readJsonBody(
   request: Request,
   limitBytes: number,
   maxNodes: number = config().argsMaxNodes,
-  options: { keepText?: readonly string[]; listItems?: boolean; besideMaxBytes?: number } = {},
+  options: { keepText?: readonly string[]; listItems?: boolean; besideMaxBytes?: number; cappedStrings?: Record<string, number> } = {},
 ): Promise<unknown> {
   const shape = new JsonShapeScanner({ maxNodes, maxDepth: MAX_BODY_DEPTH, capture: options.keepText, captureItems: options.listItems });
   let bytes: Buffer;
@@ -121,9 +126,12 @@ export async function readJsonBody(
       throw new AppError("args_too_large", `request body has ${here} bytes besides ${options.keepText.join(".")}; at most ${beside} are allowed`);
     }
   }
-  if (!span) return parseBodyText(bytes.toString("utf8"));
-  // The kept value is cut out (parsed here as null) and handed on as its text.
-  const body = parseBodyText(Buffer.concat([bytes.subarray(0, span.start), Buffer.from("null"), bytes.subarray(span.end)]).toString("utf8"));
+  // The kept value is cut out (parsed as null) and handed on as its text. Copying tens of megabytes
+  // takes milliseconds: the event loop gets a turn first.
+  if (options.cappedStrings && bytes.byteLength > PARSED_BESIDE_TEXT_MAX_BYTES) await yieldToEventLoop();
+  const beside = span ? Buffer.concat([bytes.subarray(0, span.start), Buffer.from("null"), bytes.subarray(span.end)]) : bytes;
+  const body = options.cappedStrings ? await parseCapped(beside, options.cappedStrings) : parseBodyText(beside.toString("utf8"));
+  if (!span) return body;
   let holder = body as Record<string, unknown>;
   const path = options.keepText!;
   for (const key of path.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
@@ -246,6 +254,38 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, start
   } finally {
     clearTimeout(timer);
   }
+}
+
+const OVERSIZED = Symbol.for("skill-console.oversized-fields");
+
+/** The fields of a body read with `cappedStrings` that were past their caps and were set to null, with their sizes in UTF-8 bytes ({} for none). */
+export function oversizedFieldsOf(body: unknown): Record<string, number> {
+  return (body !== null && typeof body === "object" ? (body as { [OVERSIZED]?: Record<string, number> })[OVERSIZED] : undefined) ?? {};
+}
+
+/** `bytes` parsed as readJsonBody's `cappedStrings` says: in the validation thread when large, here when small. */
+async function parseCapped(bytes: Buffer, caps: Record<string, number>): Promise<unknown> {
+  let value: unknown;
+  let oversized: Record<string, number> = {};
+  if (bytes.byteLength <= PARSED_BESIDE_TEXT_MAX_BYTES) {
+    value = parseBodyText(bytes.toString("utf8"));
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const holder = value as Record<string, unknown>;
+      for (const [key, max] of Object.entries(caps)) {
+        const field = holder[key];
+        if (typeof field === "string" && Buffer.byteLength(field, "utf8") > max) {
+          oversized = { ...oversized, [key]: Buffer.byteLength(field, "utf8") };
+          holder[key] = null;
+        }
+      }
+    }
+  } else {
+    const parsed = await parseJsonOffThread(bytes, caps);
+    if (!parsed.ok) throw new AppError("bad_request", `request body is not valid JSON: ${parsed.message}`);
+    ({ value, oversized } = parsed);
+  }
+  if (Object.keys(oversized).length > 0) Object.defineProperty(value as object, OVERSIZED, { value: oversized, enumerable: false });
+  return value;
 }
 
 function parseBodyText(text: string): unknown {

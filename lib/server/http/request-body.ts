@@ -58,7 +58,9 @@ const LIST_SLICE_BYTES = 512 * 1024;
  * `list.schema` (an array schema) a slice of LIST_SLICE_ITEMS at a time, the event loop free between
  * slices (issue 10 point 1: one JSON.parse of 50,000 skills held it 91 ms, one ajv pass tens of ms).
  * Refusals are those of parseRequestBody, an item's named by its index (`/skills/12345`); the body
- * besides the list may be at most `besideMaxBytes` (default PARSED_BESIDE_TEXT_MAX_BYTES; 413).
+ * besides the list may be at most `beside.maxBytes` (default PARSED_BESIDE_TEXT_MAX_BYTES; 413), and
+ * is parsed off the main thread when large, its `beside.cappedStrings` fields past their caps set to
+ * null (readJsonBody `cappedStrings`; oversizedFieldsOf tells which).
  */
 export async function parseListedBody<T>(
   request: Request,
@@ -67,9 +69,9 @@ export async function parseListedBody<T>(
   what: string,
   limitBytes: number,
   maxNodes: number,
-  besideMaxBytes?: number,
+  beside: { maxBytes?: number; cappedStrings?: Record<string, number> } = {},
 ): Promise<T> {
-  const body = (await readJsonBody(request, limitBytes, maxNodes, { keepText: [list.key], listItems: true, besideMaxBytes })) ?? {};
+  const body = (await readJsonBody(request, limitBytes, maxNodes, { keepText: [list.key], listItems: true, besideMaxBytes: beside.maxBytes, cappedStrings: beside.cappedStrings })) ?? {};
   const holder = body as Record<string, unknown>;
   const kept = body !== null && typeof body === "object" && !Array.isArray(body) ? holder[list.key] : undefined;
   // Not a list (a string, an object…): small enough to parse at once, and the schema's to refuse.

@@ -127,10 +127,11 @@ async function admitEvents(tx: CallWriter, callId: string, events: readonly Call
  * anything else a bug or a hostile worker; such a result is dropped and the call ends `failed` with
  * the reason, rather than stored where every listing of the call would carry it.
  */
-async function withCheckedResult(report: FinishReport): Promise<FinishReport> {
-  if (report.result === null) return report;
+async function withCheckedResult(report: FinishReport, oversizedResultBytes?: number): Promise<FinishReport> {
   const limit = config().stdoutLimitBytes;
-  const why = Buffer.byteLength(report.result, "utf8") > limit ? `it is larger than SKILL_STDOUT_LIMIT_BYTES (${limit} bytes)` : await checkJsonObjectText(report.result);
+  const tooLarge = `it is larger than SKILL_STDOUT_LIMIT_BYTES (${limit} bytes)`;
+  if (report.result === null && oversizedResultBytes === undefined) return report;
+  const why = oversizedResultBytes !== undefined || Buffer.byteLength(report.result!, "utf8") > limit ? tooLarge : await checkJsonObjectText(report.result!);
   if (why === null) return report;
   return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the result the worker reported was not stored: ${why}` };
 }
@@ -141,11 +142,12 @@ async function withCheckedResult(report: FinishReport): Promise<FinishReport> {
  * reported end state, owned by this worker, with result, exit code, error, duration and the
  * `call.finished` audit entry, in one transaction. A call refused for a digest mismatch ends
  * `expired` and its approval is voided (DESIGN.md "Dual-sign rules": any mismatch voids the approval
- * for good). Publishes the end to the call's streams and waiters. Returns the Call; throws like
- * refuseReport.
+ * for good). Publishes the end to the call's streams and waiters. `oversizedResultBytes`: the size of
+ * a result the body reader left out for being past SKILL_STDOUT_LIMIT_BYTES (the call then fails,
+ * saying so). Returns the Call; throws like refuseReport.
  */
-export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, callId: string, reported: FinishReport): Promise<Call> {
-  const report = await withCheckedResult(reported);
+export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, callId: string, reported: FinishReport, oversizedResultBytes?: number): Promise<Call> {
+  const report = await withCheckedResult(reported, oversizedResultBytes);
   const status = report.digestMismatch !== undefined ? "expired" : report.status;
   const now = new Date();
   let row: CallRow;

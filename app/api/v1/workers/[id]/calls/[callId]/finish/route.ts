@@ -1,3 +1,5 @@
+import { config } from "@/lib/server/env";
+import { oversizedFieldsOf } from "@/lib/server/http/api-route";
 import { parseListedBody } from "@/lib/server/http/request-body";
 import { workerRoute } from "@/lib/server/http/worker-route";
 import { requireWorkerSession } from "@/lib/server/workers/worker-auth";
@@ -18,6 +20,11 @@ export const POST = workerRoute(async (request, context: { params: Promise<{ id:
   const worker = await requireWorkerSession(caller, id, "finish a call");
   await refuseReportOfOthers(caller, worker, callId, "finish a call");
   // Its last lines parsed and checked a slice at a time, like an events report (issue 10 point 1).
-  const report = await parseListedBody<FinishReport>(request, FINISH_REPORT_SCHEMA, EVENTS_LIST, "a finish report", 2 * EVENTS_REPORT_MAX_BYTES, EVENTS_REPORT_MAX_NODES, 2 * EVENTS_REPORT_MAX_BYTES);
-  return jsonResponse({ call: await finishWorkerCall(caller, worker, callId, report) });
+  // Its result (megabytes beside the lines) parsed off the main thread, and one past the console's
+  // stdout limit never brought back to it: the call then fails, saying so.
+  const report = await parseListedBody<FinishReport>(request, FINISH_REPORT_SCHEMA, EVENTS_LIST, "a finish report", 2 * EVENTS_REPORT_MAX_BYTES, EVENTS_REPORT_MAX_NODES, {
+    maxBytes: 2 * EVENTS_REPORT_MAX_BYTES,
+    cappedStrings: { result: config().stdoutLimitBytes },
+  });
+  return jsonResponse({ call: await finishWorkerCall(caller, worker, callId, report, oversizedFieldsOf(report).result) });
 });
