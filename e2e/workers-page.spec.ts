@@ -55,7 +55,10 @@ test("an admin creates a worker token, sees it once with the command, and revoke
   expect(token.length).toBeGreaterThan(20);
   // Named after its token, with a state folder of its own (it also starts beside the local worker).
   const slug = name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "");
-  await expect(box.getByTestId("worker-command")).toHaveText(`CONSOLE_URL=${baseURL} WORKER_NAME=${slug} WORKER_STATE_DIR=./data/worker-${slug} WORKER_TOKEN=${token} npm run worker`);
+  // The token goes to a file from standard input, never into a command line, history or environment.
+  await expect(box.getByTestId("token-file-command")).toHaveText(`install -D -m 600 /dev/stdin ./data/worker-${slug}.token`);
+  await expect(box.getByTestId("worker-command")).toHaveText(`CONSOLE_URL=${baseURL} WORKER_NAME=${slug} WORKER_STATE_DIR=./data/worker-${slug} WORKER_TOKEN_FILE=./data/worker-${slug}.token npm run worker`);
+  await expect(box.getByTestId("worker-command")).not.toContainText(token);
 
   const row = section.locator(`[data-testid="worker-token-row"][data-token-name="${name}"]`);
   await expect(row).toContainText("gpu");

@@ -29,7 +29,7 @@ export function NoWorkersState({ canCreateTokens }: { canCreateTokens: boolean }
       <p className="mt-2">
         <code className="font-mono text-[13px]">npm start</code> runs the console with a local worker named “local”. To run calls on another host,{" "}
         {canCreateTokens ? "create a worker token below" : "ask an admin for a worker token"} and start one there with{" "}
-        <code className="font-mono text-[13px] break-all">CONSOLE_URL=… WORKER_TOKEN=… npm run worker</code>.
+        <code className="font-mono text-[13px] break-all">CONSOLE_URL=… WORKER_TOKEN_FILE=… npm run worker</code>.
       </p>
     </EmptyState>
   );

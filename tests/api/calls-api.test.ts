@@ -239,6 +239,10 @@ describe("live timeline and cancel", () => {
     const { call: cancelled } = (await response.json()) as { call: Call };
     expect(cancelled.status).toBe("cancelled");
     expect(isAlive(pid)).toBe(false);
+    // Who asked is on the call and in the audit trail (the worker's report that ended it is the system's).
+    expect(cancelled.error).toBe("cancelled on request by admin@console.local");
+    const requested = await db().auditEvent.findMany({ where: { callId: call.id, action: "call.cancel_requested" } });
+    expect(requested.map((entry) => [entry.actor, entry.skill])).toEqual([["admin@console.local", "sleeper"]]);
     const again = await invoke(cancelRoute.POST, `/api/v1/calls/${call.id}/cancel`, { method: "POST", params: { id: call.id } });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("not_running");

@@ -96,6 +96,21 @@ describe("what is parsed beside the args", () => {
 });
 
 describe("event streams", () => {
+  it("answer at once for a quiet call: a first comment carries the headers before any line exists", async () => {
+    // The page said "connecting" for as long as a running call printed nothing: no byte, so no headers, went out.
+    const started = await requestCall("mover", { args: {}, persona: "confirming" }, operator.headers);
+    const { call } = (await started.json()) as { call: Call };
+    const client = new AbortController();
+    try {
+      const stream = await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events?lastEventId=5`, { method: "GET", params: { id: call.id }, as: operator.headers, signal: client.signal });
+      expect(stream.status).toBe(200);
+      const first = await stream.body!.getReader().read();
+      expect(new TextDecoder().decode(first.value)).toBe(": connected\n\n");
+    } finally {
+      client.abort();
+    }
+  });
+
   it(`lets one person hold at most ${CALL_STREAMS_PER_HOLDER_MAX} open, answering 429 with Retry-After past it, and frees a slot when one closes`, async () => {
     const started = await requestCall("mover", { args: {}, persona: "confirming" }, operator.headers);
     expect(started.status).toBe(202);

@@ -145,6 +145,9 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
       // A client gone before the stream started never fires "abort".
       if (signal.aborted) return onAbort();
       timers.push(setInterval(() => send(": ping\n\n"), HEARTBEAT_MS));
+      // At once, so the answer's headers go out now: a quiet call's stream otherwise sent nothing until
+      // its next line, and the page said "connecting" for as long as the call was silent.
+      send(": connected\n\n");
 
       const replayStored = async () => {
         for (;;) {

@@ -8,7 +8,9 @@ import { toCall } from "../calls/call-record";
 import { transitionCall } from "../calls/call-transitions";
 import { waitForCallEnd } from "../calls/wait-for-call";
 import { getCall } from "../calls/read-calls";
+import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
+import { statementTransaction } from "../db-statements";
 import { AppError } from "../errors";
 
 /** How long a cancel waits for the worker to stop a running call and report it, in ms. */
@@ -20,7 +22,8 @@ const RUNNING_CANCEL_WAIT_MS = 30_000;
  * once (its approval `denied`); a queued one too (no worker has it: DESIGN.md, queued calls stay
  * visible and cancellable); a running one gets a cancel request its worker receives on its claim poll
  * (or next lease renewal) and applies by terminating the call's whole process tree, and this waits
- * (up to 30 s) for the worker's report. Throws `not_found`, `forbidden` (neither the requester nor an
+ * (up to 30 s) for the worker's report; the request is a `call.cancel_requested` audit entry naming who
+ * asked, and the call's error names them once it has ended. Throws `not_found`, `forbidden` (neither the requester nor an
  * operator), or `not_running` (409) when it already ended.
  */
 export async function cancelCall(id: string, identity: Identity, signal?: AbortSignal): Promise<Call> {
@@ -53,9 +56,15 @@ export async function cancelCall(id: string, identity: Identity, signal?: AbortS
     call = await getCall(id);
   }
   if (call.status !== "running") throw new AppError("not_running", `call ${id} is ${call.status}, not queued or running`);
-  const marked = await db().call.updateMany({ where: { id, status: "running" }, data: { cancelRequestedAt: new Date() } });
+  // Who asked is an audit entry with the request (the worker's report that ends the call is the system's).
+  const who = auditActor(identity);
+  const marked = await statementTransaction(async (tx) => {
+    const count = await tx.$executeRaw`UPDATE "Call" SET "cancelRequestedAt" = COALESCE("cancelRequestedAt", ${new Date()}) WHERE "id" = ${id} AND "status" = 'running'`;
+    if (count === 1) await recordAudit({ action: "call.cancel_requested", actor: who, actorId: identity.userId, callId: id, skill: call.skill, details: { worker: call.worker } }, tx);
+    return count;
+  });
   const current = await db().call.findUnique({ where: { id }, select: { workerId: true } });
-  if (marked.count === 1 && current?.workerId) announceToWorker(current.workerId);
+  if (marked === 1 && current?.workerId) announceToWorker(current.workerId);
   const timeout = AbortSignal.timeout(RUNNING_CANCEL_WAIT_MS);
   const ended = await waitForCallEnd(id, signal ? AbortSignal.any([signal, timeout]) : timeout);
   return ended ?? getCall(id);

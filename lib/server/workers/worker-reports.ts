@@ -10,7 +10,7 @@ import { toCall } from "../calls/call-record";
 import { recordAudit } from "../audit/audit-trail";
 import { selectCallSql, updateCallSql } from "../calls/call-sql";
 import { transitionCall, type CallWriter } from "../calls/call-transitions";
-import { statementTransaction, statements } from "../db-statements";
+import { statementTransaction, statements, type SqlRunner } from "../db-statements";
 import { AppError } from "../errors";
 import { refuseWorker, type WorkerCaller } from "./worker-auth";
 
@@ -136,6 +136,13 @@ async function withCheckedResult(report: FinishReport, oversizedResultBytes?: nu
   return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the result the worker reported was not stored: ${why}` };
 }
 
+/** `error` of a call ending `cancelled`, with who asked for the cancel when someone did (their `call.cancel_requested` entry). */
+async function withCanceller(tx: SqlRunner, callId: string, error: string | null): Promise<string | null> {
+  const [request] = await tx.$queryRaw<Array<{ actor: string }>>`SELECT "actor" FROM "AuditEvent" WHERE "callId" = ${callId} AND "action" = 'call.cancel_requested' ORDER BY "id" LIMIT 1`;
+  if (!request) return error;
+  return error && error !== "cancelled" ? `${error} (asked by ${request.actor})` : `cancelled on request by ${request.actor}`;
+}
+
 /**
  * Stores the end of a call a worker ran (`POST /api/v1/workers/{id}/calls/{callId}/finish`; DESIGN.md:
  * the console decides every transition): its last lines and the compare-and-set `running` → the
@@ -157,6 +164,8 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       const last = report.events.at(-1)?.seq;
       // In the trail's order: the start (when no events report carried it) before the end.
       if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
+      // A call cancelled on request says by whom (the request's audit entry: lib/server/requests/cancel-call.ts).
+      const error = status === "cancelled" ? await withCanceller(tx, callId, report.error) : (report.digestMismatch ?? report.error);
       const ended = await transitionCall(
         {
           callId,
@@ -166,7 +175,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
           changes: {
             result: report.result,
             exitCode: report.exitCode,
-            error: report.digestMismatch ?? report.error,
+            error,
             endedAt: now,
             durationMs: report.durationMs,
             stderrTruncated: report.stderrTruncated,
@@ -179,7 +188,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
             action: "call.finished",
             actor: "system",
             callId,
-            details: { status, exitCode: report.exitCode, error: report.digestMismatch ?? report.error, durationMs: report.durationMs, worker: worker.name, workerId: worker.id },
+            details: { status, exitCode: report.exitCode, error, durationMs: report.durationMs, worker: worker.name, workerId: worker.id },
           },
         },
         tx,
