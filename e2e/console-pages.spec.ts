@@ -163,3 +163,25 @@ test("a running call can be cancelled after a confirmation", async ({ page, requ
   await expect(excerpt.locator('li[data-stream="system"]')).toContainText("cancelled");
   await expect(excerpt.locator('li[data-stream="stderr"]').last()).toContainText(/step \d+\/50/);
 });
+
+test("a call waiting for its confirmation can be declined from its own page", async ({ page, request }) => {
+  const persona = `decline-${Date.now().toString(36)}`;
+  expect((await request.post("/api/v1/personas", { data: { name: persona, permission_mode: "mutating-with-confirm", skills: { allow: ["*"], deny: [] } } })).status()).toBe(201);
+  const requested = await request.post("/api/v1/skills/disk_cleaner/calls", { data: { args: { path: "/tmp" }, persona, wait: false } });
+  const { call } = (await requested.json()) as { call: { id: string; status: string } };
+  expect(call.status).toBe("awaiting_confirmation");
+
+  await page.goto(`/calls/${call.id}`);
+  await expect(page.getByTestId("call-waiting")).toBeVisible();
+  await page.getByRole("button", { name: "Don't run" }).click();
+  const dialog = page.getByRole("dialog", { name: "Don't run this call?" });
+  await dialog.getByRole("button", { name: "Keep it waiting" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "awaiting_confirmation");
+
+  await page.getByRole("button", { name: "Don't run" }).click();
+  await dialog.getByRole("button", { name: "Don't run it" }).click();
+  await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "cancelled");
+  await expect(page.getByRole("button", { name: "Don't run" })).toBeHidden();
+  await expect(page.getByTestId("call-waiting")).toBeHidden();
+});

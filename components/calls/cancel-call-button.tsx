@@ -20,6 +20,17 @@ const WORDING = {
       </p>
     ),
   },
+  awaiting_confirmation: {
+    title: "Don't run this call?",
+    confirm: "Don't run it",
+    dismiss: "Keep it waiting",
+    body: (
+      <p>
+        Nobody has confirmed it yet: it ends as <strong>cancelled</strong> without running, and the requester sees who declined it. The
+        skill never runs, so nothing on the host is touched.
+      </p>
+    ),
+  },
   queued: {
     title: "Cancel this queued call?",
     confirm: "Cancel queued call",
@@ -33,12 +44,16 @@ const WORDING = {
   },
 } as const;
 
+/** The statuses a call can be cancelled from on its page. */
+export type CancellableStatus = keyof typeof WORDING;
+
 /**
- * Cancels a running or queued call after a confirmation step. A running call's whole process group is
- * killed (TERM, then KILL after the grace period); a queued one just leaves the queue, and the dialog
- * says so. A call that had already ended (409 not_running) just refreshes.
+ * Cancels a running, queued or unconfirmed call after a confirmation step. A running call's whole
+ * process group is killed (TERM, then KILL after the grace period); a queued one just leaves the
+ * queue; one awaiting its confirmation is declined ("Don't run"); the dialog says which. A call that
+ * had already ended (409 not_running) just refreshes.
  */
-export function CancelCallButton({ callId, status }: { callId: string; status: "running" | "queued" }) {
+export function CancelCallButton({ callId, status }: { callId: string; status: CancellableStatus }) {
   const [open, setOpen] = useState(false);
   const cancel = useCancelCall(callId);
   const queryClient = useQueryClient();
@@ -47,7 +62,7 @@ export function CancelCallButton({ callId, status }: { callId: string; status: "
   return (
     <>
       <Button variant="danger" size="md" onClick={() => setOpen(true)}>
-        Cancel call
+        {status === "awaiting_confirmation" ? "Don't run" : "Cancel call"}
       </Button>
       <ConfirmDialog
         open={open}
