@@ -68,12 +68,23 @@ test("a dangerous skill explains that it needs approval and cannot run, but its 
   expect(copied.pid).toBe(4242);
 });
 
-test("a mutating skill's notice is amber, a dangerous one's red", async ({ page }) => {
+test("a skill's notice is red where Run will be refused, amber where it needs people first", async ({ page, request }) => {
+  const persona = `signing-${Date.now().toString(36)}`;
+  expect((await request.post("/api/v1/personas", { data: { name: persona, permission_mode: "dual-sign-required", skills: { allow: ["*"], deny: [] } } })).status()).toBe(201);
+  const notice = page.getByTestId("approval-notice");
   await page.goto("/skills/disk_cleaner");
-  await expect(page.getByTestId("approval-notice")).toHaveAttribute("data-class", "mutating");
-  await expect(page.getByTestId("approval-notice")).toHaveClass(/amber/);
+  await expect(notice).toHaveAttribute("data-class", "mutating");
+  // Under the read-only default: refused.
+  await expect(notice).toHaveAttribute("data-outcome", "deny");
+  await expect(notice).toHaveClass(/red/);
   await page.goto("/skills/kill_process");
-  await expect(page.getByTestId("approval-notice")).toHaveClass(/red/);
+  await expect(notice).toHaveAttribute("data-outcome", "deny");
+  await expect(notice).toHaveClass(/red/);
+  // Allowed after two signatures: amber, even for a dangerous skill.
+  await page.getByLabel("Run as persona").selectOption(persona);
+  await expect(notice).toHaveAttribute("data-outcome", "dual_sign");
+  await expect(notice).toContainText("Approval required — this skill is dangerous");
+  await expect(notice).toHaveClass(/amber/);
 });
 
 test("a skill's category link filters the skills list by that category", async ({ page }) => {

@@ -23,15 +23,25 @@ function noticeTitle(skillClass: Exclude<SkillClass, "safe">, preview: PolicyPre
 }
 
 /**
- * What the policy will do before Run is pressed, for a mutating (amber) or dangerous (red) skill: the
- * class's rule, then DESIGN.md's table cell for the chosen persona's permission mode (`preview`, from
- * previewPolicy) and what Run will do. A preview only — the persona's allow/deny lists are checked by
- * the server, whose answer rules. A note, not an alert: read in order, not announced.
+ * The notice's colour: red where Run will be refused, amber where it runs after a confirmation or two
+ * signatures (a new operator read a red × as a refusal); before the persona is known, by class.
+ */
+function noticeTone(skillClass: Exclude<SkillClass, "safe">, preview: PolicyPreview | null): "danger" | "warning" {
+  if (preview) return preview.outcome === "deny" ? "danger" : "warning";
+  return skillClass === "dangerous" ? "danger" : "warning";
+}
+
+/**
+ * What the policy will do before Run is pressed, for a mutating or dangerous skill: the class's rule,
+ * then DESIGN.md's table cell for the chosen persona's permission mode (`preview`, from previewPolicy)
+ * and what Run will do, red when it will be refused and amber when it needs people first. A preview
+ * only — the persona's allow/deny lists are checked by the server, whose answer rules. A note, not an
+ * alert: read in order, not announced.
  */
 export function PolicyNotice({ skillClass, persona, preview }: { skillClass: Exclude<SkillClass, "safe">; persona: Persona | undefined; preview: PolicyPreview | null }) {
   return (
     <Alert
-      tone={skillClass === "dangerous" ? "danger" : "warning"}
+      tone={noticeTone(skillClass, preview)}
       role="note"
       title={noticeTitle(skillClass, preview)}
       data-testid="approval-notice"
