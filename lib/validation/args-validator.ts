@@ -522,11 +522,17 @@ function parseJsonInThread(job: Job): void {
   job.resolve({ ok: true, canonical: "", value: { value, oversized } });
 }
 
-/** Longest time, in ms, one JSON document may take to parse in the validation thread. */
+/** Longest time, in ms, one JSON document may take to parse in the validation thread: this, plus JSON_PARSE_BUDGET_MS_PER_MIB per MiB of it. */
 export const JSON_PARSE_BUDGET_MS = 2000;
+/** More time, in ms, per MiB of the document (a 24 MB body took over 2 s in the thread with both cores busy). */
+export const JSON_PARSE_BUDGET_MS_PER_MIB = 250;
 
-/** What parseJsonOffThread found: the value, with each capped field past its cap set to null and its size (bytes) in `oversized`. */
-export type OffThreadJson = { ok: true; value: unknown; oversized: Record<string, number> } | { ok: false; message: string };
+/**
+ * What parseJsonOffThread found: the value, with each capped field past its cap set to null and its
+ * size (bytes) in `oversized`; or why not — `busy` when it ran out of time or heap (the document may be
+ * fine: the machine was loaded), else it does not parse.
+ */
+export type OffThreadJson = { ok: true; value: unknown; oversized: Record<string, number> } | { ok: false; message: string; busy: boolean };
 
 /**
  * Parses the UTF-8 JSON document `bytes` in the validation thread, with bounded time and heap (issue 10
@@ -534,16 +540,18 @@ export type OffThreadJson = { ok: true; value: unknown; oversized: Record<string
  * of `é` held the event loop 275 ms in toString and JSON.parse). A top-level string field named in
  * `caps` whose UTF-8 length passes its cap (bytes) comes back null, its length in `oversized`, so that
  * what was too large to keep never crosses back to the main thread. `bytes` that own their whole
- * buffer are moved to the thread (unusable here afterwards). Resolves `{ok: false, message}`
- * for a document that does not parse (the parser's message), takes longer than JSON_PARSE_BUDGET_MS
- * or exhausts the thread's heap.
+ * buffer are moved to the thread (unusable here afterwards). Resolves `{ok: false, message}` for a
+ * document that does not parse (the parser's message), or, with `busy`, one that takes longer than
+ * JSON_PARSE_BUDGET_MS (+ JSON_PARSE_BUDGET_MS_PER_MIB per MiB) or exhausts the thread's heap.
  */
 export async function parseJsonOffThread(bytes: Uint8Array, caps: Record<string, number>): Promise<OffThreadJson> {
   const outcome = await new Promise<CanonicalArgsValidation>((resolve, reject) => {
-    state.queue.push({ id: state.nextJobId++, schema: {}, schemaId: 0, dialect: "draft-07", argsJson: "", canonical: false, json: { bytes, caps }, budgetMs: JSON_PARSE_BUDGET_MS, resolve, reject });
+    const budgetMs = Math.round(JSON_PARSE_BUDGET_MS + (JSON_PARSE_BUDGET_MS_PER_MIB * bytes.byteLength) / (1024 * 1024));
+    state.queue.push({ id: state.nextJobId++, schema: {}, schemaId: 0, dialect: "draft-07", argsJson: "", canonical: false, json: { bytes, caps }, budgetMs, resolve, reject });
     pump();
   });
   if (outcome.ok) return { ok: true, ...(outcome.value as { value: unknown; oversized: Record<string, number> }) };
   const budget = outcome.errors.find((error) => error.keyword === "budget");
-  return { ok: false, message: budget ? budget.message!.replace("validating the args", "parsing the body").replace("they are refused", "it is refused") : (outcome.message ?? "it does not parse") };
+  if (budget) return { ok: false, busy: true, message: budget.message!.replace("validating the args", "parsing the body").replace("; they are refused", "") };
+  return { ok: false, busy: false, message: outcome.message ?? "it does not parse" };
 }

@@ -281,6 +281,8 @@ async function parseCapped(bytes: Buffer, caps: Record<string, number>): Promise
     }
   } else {
     const parsed = await parseJsonOffThread(bytes, caps);
+    // Out of time on a loaded machine is not the sender's fault: 503, to be sent again (a worker's result is never lost).
+    if (!parsed.ok && parsed.busy) throw new AppError("unavailable", `the console is too busy to read this body now (${parsed.message}); retry`, { retryAfterSeconds: 1 });
     if (!parsed.ok) throw new AppError("bad_request", `request body is not valid JSON: ${parsed.message}`);
     ({ value, oversized } = parsed);
   }
