@@ -448,20 +448,31 @@ const IN_THREAD_CHECK_MAX_LENGTH = 64 * 1024;
 /** Any JSON object: the schema a result is checked against. */
 const ANY_OBJECT: JsonSchema = { type: "object" };
 
+/** The validation thread ran out of time or heap on a check: the text may be fine (the machine was loaded); check again later. */
+export class ValidationBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ValidationBusyError";
+  }
+}
+
 /**
  * Checks, in the validation thread, that `text` is one JSON object nested at most MAX_JSON_DEPTH
  * levels (what a call's result must be before it is stored and later served unparsed:
- * lib/server/http/stored-json.ts). Resolves null when it is, else why not, in words.
+ * lib/server/http/stored-json.ts), within `budgetMs` of the thread's time. Resolves null when it is,
+ * else why not, in words. Rejects with
+ * ValidationBusyError when the thread's time or memory budget ran out first (a verdict on the machine's
+ * load, not on the text: a worker's result must not be dropped for it).
  */
-export async function checkJsonObjectText(text: string): Promise<string | null> {
+export async function checkJsonObjectText(text: string, budgetMs: number = ARGS_VALIDATION_BUDGET_MS): Promise<string | null> {
   // A small text is parsed here (well under a millisecond) rather than queued behind other validations.
-  const validation = text.length <= IN_THREAD_CHECK_MAX_LENGTH ? checkObjectTextHere(text) : await validateArgsJson(ANY_OBJECT, text, ARGS_VALIDATION_BUDGET_MS, false);
+  const validation = text.length <= IN_THREAD_CHECK_MAX_LENGTH ? checkObjectTextHere(text) : await validateArgsJson(ANY_OBJECT, text, budgetMs, false);
   if (validation.ok) return null;
   if (validation.refusal === "json") return `it is not JSON (${validation.message ?? "unparsable"})`;
   if (validation.refusal === "type") return "it is not a JSON object";
   if (validation.refusal === "depth") return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
   // The only refusals left: the validation's time or memory budget (a `budget` error).
-  return validation.errors[0]?.message ?? "it could not be checked";
+  throw new ValidationBusyError(validation.errors[0]?.message ?? "it could not be checked");
 }
 
 function checkObjectTextHere(text: string): CanonicalArgsValidation {

@@ -1,5 +1,5 @@
 import { config } from "../env";
-import { checkJsonObjectText } from "@/lib/validation/args-validator";
+import { checkJsonObjectText, ValidationBusyError } from "@/lib/validation/args-validator";
 import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
 import type { Call, CallEvent } from "@/lib/types/call";
 import type { EventsReport, FinishReport, SpawnReport } from "@/lib/types/worker";
@@ -131,7 +131,14 @@ async function withCheckedResult(report: FinishReport, oversizedResultBytes?: nu
   const limit = config().stdoutLimitBytes;
   const tooLarge = `it is larger than SKILL_STDOUT_LIMIT_BYTES (${limit} bytes)`;
   if (report.result === null && oversizedResultBytes === undefined) return report;
-  const why = oversizedResultBytes !== undefined || Buffer.byteLength(report.result!, "utf8") > limit ? tooLarge : await checkJsonObjectText(report.result!);
+  let why: string | null;
+  try {
+    why = oversizedResultBytes !== undefined || Buffer.byteLength(report.result!, "utf8") > limit ? tooLarge : await checkJsonObjectText(report.result!);
+  } catch (error) {
+    // The thread ran out of time on a loaded machine: the worker sends the finish again (503), the result is kept.
+    if (error instanceof ValidationBusyError) throw new AppError("unavailable", `the console is too busy to check this result now (${error.message}); retry`, { retryAfterSeconds: 1 });
+    throw error;
+  }
   if (why === null) return report;
   return { ...report, status: report.status === "succeeded" ? "failed" : report.status, result: null, error: `the result the worker reported was not stored: ${why}` };
 }
