@@ -253,7 +253,7 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
         call={call}
         actions={
           <>
-            {call.status === "running" || call.status === "queued" || call.status === "awaiting_confirmation" ? <CancelCallButton callId={call.id} status={call.status} /> : null}
+            {call.status === "running" || call.status === "queued" ? <CancelCallButton callId={call.id} status={call.status} /> : null}
             <RerunLink call={call} />
             <Link
               href={`/skills/${encodeURIComponent(call.skill)}`}

@@ -12,6 +12,7 @@ import { useCallApproval, useConfirmCall } from "@/lib/client/approvals";
 import { useIdentity } from "@/lib/client/identity";
 import { roleAtLeast } from "@/lib/types/identity";
 import type { Call } from "@/lib/types/call";
+import { CancelCallButton } from "./cancel-call-button";
 
 /**
  * What a call awaiting approval waits for: "Waiting for two approvers" with the signatures so far, the
@@ -80,13 +81,16 @@ function AwaitingConfirmation({ call }: { call: Call }) {
         data-testid="call-waiting"
         data-waiting="confirmation"
         actions={
-          <Button size="sm" variant="primary" disabled={!me || block !== null} title={block ?? undefined} onClick={() => setOpen(true)}>
-            Confirm and run
-          </Button>
+          <span className="flex flex-wrap gap-2">
+            <CancelCallButton callId={call.id} status="awaiting_confirmation" size="sm" />
+            <Button size="sm" variant="primary" disabled={!me || block !== null} title={block ?? undefined} onClick={() => setOpen(true)}>
+              Confirm and run
+            </Button>
+          </span>
         }
       >
         <p>
-          This mutating call runs once an operator confirms it, here or on the Approvals page. Check the args below first.
+          This mutating call runs once an operator confirms it, here or on the Approvals page. Check the args below first; Don&apos;t run ends it without running.
           {block ? <> You can&apos;t confirm it: {block}.</> : null}
         </p>
       </Alert>

@@ -53,7 +53,7 @@ export type CancellableStatus = keyof typeof WORDING;
  * queue; one awaiting its confirmation is declined ("Don't run"); the dialog says which. A call that
  * had already ended (409 not_running) just refreshes.
  */
-export function CancelCallButton({ callId, status }: { callId: string; status: CancellableStatus }) {
+export function CancelCallButton({ callId, status, size = "md" }: { callId: string; status: CancellableStatus; size?: "sm" | "md" }) {
   const [open, setOpen] = useState(false);
   const cancel = useCancelCall(callId);
   const queryClient = useQueryClient();
@@ -61,7 +61,7 @@ export function CancelCallButton({ callId, status }: { callId: string; status: C
   const wording = WORDING[status];
   return (
     <>
-      <Button variant="danger" size="md" onClick={() => setOpen(true)}>
+      <Button variant="danger" size={size} onClick={() => setOpen(true)}>
         {status === "awaiting_confirmation" ? "Don't run" : "Cancel call"}
       </Button>
       <ConfirmDialog
