@@ -38,6 +38,8 @@ beforeAll(async () => {
   writeSkill(testConsole.root, "open", { name: "open", schema: { type: "object" } }, 'cat >/dev/null; echo "{}"');
   writeSkill(testConsole.root, "mover", { name: "mover", class: "mutating" }, 'echo "{}"');
   await createPersonaRow("confirming", "mutating-with-confirm");
+  writeSkill(testConsole.root, "wiper", { name: "wiper", class: "dangerous" }, 'echo "{}"');
+  await createPersonaRow("dual", "dual-sign-required");
   operator = await createPerson("operator");
   agent = await createToken("default", "admin");
 });
@@ -219,6 +221,48 @@ describe("refused requests from many addresses and tokens", () => {
     expect(summaries).toHaveLength(1);
     expect(rows.length).toBe(written + 1);
     expect((summaries[0]!.refusedMore as number) + written).toBe(count);
+  });
+});
+
+describe("a refusal about an approval that exists", () => {
+  it("is written even after its person spent their budget, and even while anonymous refusals fill the window", async () => {
+    const { sign, requestWaitingCall } = await import("../api/approvals-fixtures");
+    const requester = await createPerson("approver");
+    const { approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
+    await flushRefusalRepeats();
+    // The attack: 20 other refusals first, then the self-signature was only counted, with another refusal's details.
+    const tokenRoute = await import("@/app/api/v1/worker-tokens/[id]/route");
+    for (let i = 0; i < REFUSALS_PER_SOURCE + 5; i++) {
+      expect((await invoke(tokenRoute.DELETE, `/api/v1/worker-tokens/pre${i}`, { method: "DELETE", as: requester.headers, params: { id: `pre${i}` } })).status).toBe(403);
+    }
+    // And anonymous refusals from as many addresses as fill the window.
+    for (let i = 0; i < REFUSALS_WRITTEN_PER_WINDOW + 20; i++) {
+      await invoke(loginRoute.POST, "/api/v1/auth/login", { as: "anonymous", headers: { "x-skill-console-peer": `127.2.${i >> 8}.${i & 255}`, origin: "http://evil.example" }, body: {} });
+    }
+    expect((await sign(approvalId!, requester.headers)).status).toBe(403);
+    const written = await db().auditEvent.findMany({ where: { action: "access.refused", approvalId: approvalId! } });
+    expect(written.map((row) => [row.actor, JSON.parse(row.details).reason])).toEqual([[requester.email, "the requester cannot sign their own call"]]);
+    // The person's other refusals past the budget are in one summary that says what they were.
+    await flushRefusalRepeats();
+    const summary = (await db().auditEvent.findMany({ where: { action: "access.refused", actor: requester.email }, orderBy: { id: "asc" } }))
+      .map((row) => JSON.parse(row.details) as Record<string, unknown>)
+      .find((details) => "refusedMore" in details);
+    expect(summary).toMatchObject({ refusedMore: 5, samples: [{ action: "access.refused", method: "DELETE", path: `/api/v1/worker-tokens/pre${REFUSALS_PER_SOURCE}`, code: "forbidden", reason: `this needs the admin role; ${requester.email} is an approver` }] });
+  });
+
+  it("anonymous repeats' summaries count against the window: the trail grows at most about one window a window", async () => {
+    await flushRefusalRepeats();
+    const before = await db().auditEvent.count({ where: { actor: "anonymous" } });
+    // The attack: 250 addresses, each refusal sent twice: every repeat summary was a row past the window (~280 a window).
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 250; i++) {
+        await invoke(loginRoute.POST, "/api/v1/auth/login", { as: "anonymous", headers: { "x-skill-console-peer": `127.3.${i >> 8}.${i & 255}`, origin: "http://evil.example" }, body: {} });
+      }
+    }
+    await flushRefusalRepeats();
+    const rows = (await db().auditEvent.count({ where: { actor: "anonymous" } })) - before;
+    // The window's rows and one summary for everyone.
+    expect(rows).toBeLessThanOrEqual(REFUSALS_WRITTEN_PER_WINDOW + 1);
   });
 });
 

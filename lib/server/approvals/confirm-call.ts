@@ -16,6 +16,7 @@ import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
 import { expireConfirmation } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
+import { markAboutExisting } from "../audit/refused-attempts";
 
 /**
  * Checks the optional body of `POST /api/v1/calls/{id}/confirm`: empty, or `{"wait": false}` to answer
@@ -60,7 +61,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
   const policyRefusal = await currentPolicyRefusal(row, skill);
   if (policyRefusal) {
     await denyByCurrentPolicy(callId, policyRefusal, identity.email);
-    throw new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`);
+    throw markAboutExisting(new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`));
   }
 
   reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
@@ -73,7 +74,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
       );
       // The role is read again under the write lock the transition took (as a signature's is): a
       // demotion that landed after this request was identified must not let it confirm.
-      if (queued && !(await holdsRoleNow(tx, confirmer, "operator"))) throw new AppError("forbidden", `${identity.email} is no longer an operator; the call was not confirmed`);
+      if (queued && !(await holdsRoleNow(tx, confirmer, "operator"))) throw markAboutExisting(new AppError("forbidden", `${identity.email} is no longer an operator; the call was not confirmed`));
       return queued;
     }, TRANSACTION_OPTIONS)
     .catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { requirePerson } from "./audit-actor";
 import { expireApproval } from "./expire-approvals";
 import { getApproval } from "./read-approvals";
 import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { markAboutExisting } from "../audit/refused-attempts";
 
 /** Longest reason a denial may give, in characters. */
 export const MAX_DENY_REASON_LENGTH = 500;
@@ -51,7 +52,7 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
     if (changed.count !== 1) return false;
     // The role is read again under the write lock (as a signature's is): a demotion that landed after
     // this request was identified must not let it deny.
-    if (!(await holdsRoleNow(tx, identity.userId!, "approver"))) throw new AppError("forbidden", `${identity.email} is no longer an approver; the approval was not denied`);
+    if (!(await holdsRoleNow(tx, identity.userId!, "approver"))) throw markAboutExisting(new AppError("forbidden", `${identity.email} is no longer an approver; the approval was not denied`));
     await transitionCall({ callId: row.callId, from: "awaiting_approval", to: "denied", changes: { error: `denied by ${identity.email}: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.denied", actor: identity.email, actorId: identity.userId, callId: row.callId, approvalId, skill: row.call.skill, digest: row.digest, details: { reason } }, tx);
     return true;

@@ -1,7 +1,7 @@
 import type { Approval } from "@/lib/types/approval";
 import type { Identity } from "@/lib/types/identity";
 import { recordAudit } from "../audit/audit-trail";
-import { markRefusal } from "../audit/refused-attempts";
+import { markAboutExisting, markRefusal } from "../audit/refused-attempts";
 import { holdsRoleNow } from "../auth/users";
 import { announceQueued } from "../calls/call-queue";
 import { transitionCall } from "../calls/call-transitions";
@@ -51,7 +51,8 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     now,
   });
   if (refusal) {
-    const refused = new AppError(refusal.code, refusal.message);
+    // About this approval, which exists: always on the trail (markAboutExisting).
+    const refused = markAboutExisting(new AppError(refusal.code, refusal.message));
     // Signing again (after a signature, or after a demotion voided it) is a refused attempt of this signer's.
     throw earlier !== null ? markRefusal(refused) : refused;
   }
@@ -66,7 +67,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   const policyRefusal = await currentPolicyRefusal(row.call, skill);
   if (policyRefusal) {
     await denyByCurrentPolicy(row.callId, policyRefusal, identity.email);
-    throw new AppError("forbidden", `approval ${approvalId} cannot be signed: the current policy refuses the call (${policyRefusal})`);
+    throw markAboutExisting(new AppError("forbidden", `approval ${approvalId} cannot be signed: the current policy refuses the call (${policyRefusal})`));
   }
 
   const { callId, digest, required } = row;
@@ -91,8 +92,8 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     return queued ? "start" : "signed";
   }, TRANSACTION_OPTIONS);
 
-  if (outcome === "already_signed") throw markRefusal(new AppError("conflict", `you already signed approval ${approvalId}`));
-  if (outcome === "not_signer") throw new AppError("forbidden", `${identity.email} is no longer an approver; the signature was not recorded`);
+  if (outcome === "already_signed") throw markAboutExisting(markRefusal(new AppError("conflict", `you already signed approval ${approvalId}`)));
+  if (outcome === "not_signer") throw markAboutExisting(new AppError("forbidden", `${identity.email} is no longer an approver; the signature was not recorded`));
   if (outcome === "not_pending") {
     const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId } });
     const late = signRefusal({ approval: current, signer: { userId: identity.userId, via: identity.via }, alreadySigned: false, now });

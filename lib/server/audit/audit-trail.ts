@@ -63,7 +63,7 @@ function isBusyFailure(error: unknown): boolean {
  * refusals are counted into one summary (`refusedMore`); text details are cut to REFUSAL_TEXT_MAX_LENGTH. Resolves once written,
  * counted or kept; rejects only for an error other than a busy database.
  */
-export async function recordRefusal(input: AuditInput): Promise<void> {
+export async function recordRefusal(input: AuditInput, options: { aboutExisting?: boolean } = {}): Promise<void> {
   const at = input.at ?? new Date();
   const entry = boundRefusal({ ...input, at });
   const key = repeatKey(entry);
@@ -74,10 +74,17 @@ export async function recordRefusal(input: AuditInput): Promise<void> {
     seen.last = entry;
     return;
   }
-  // Distinct refusals of one source past its budget (or past the counting map's room) are counted, not written.
-  if (!withinSourceBudget(entry) || repeats.size >= REPEAT_KEYS_MAX) return;
-  repeats.set(key, { count: 0, first: at, last: entry });
-  setTimeout(() => void flushRepeats(key), REPEAT_WINDOW_MS).unref();
+  // A refusal about an approval or call that exists (a requester signing their own call) is always
+  // written: its subject cannot be varied at will, and a flood of other refusals must not hide it.
+  // Other distinct refusals of a source past its budget (or past the counting maps' room) are counted, not written.
+  if (!options.aboutExisting && (repeats.size >= REPEAT_KEYS_MAX || !withinSourceBudget(entry))) {
+    if (repeats.size >= REPEAT_KEYS_MAX) countForSummary(sourceFor(EVERYONE, entry), entry);
+    return;
+  }
+  if (repeats.size < REPEAT_KEYS_MAX) {
+    repeats.set(key, { count: 0, first: at, last: entry });
+    setTimeout(() => void flushRepeats(key), REPEAT_WINDOW_MS).unref();
+  }
   await writeRefusal(entry);
 }
 
@@ -91,21 +98,35 @@ export async function recordRefusal(input: AuditInput): Promise<void> {
  */
 export const REFUSALS_PER_SOURCE = 20;
 /**
- * Distinct refusals written one by one per REPEAT_WINDOW_MS in all, whatever their sources: an
- * anonymous client with many addresses (an IPv6 /64, all of 127.0.0.0/8) is many sources. Past it,
- * refusals are counted into one summary for all (`refusedMore`, `sources`).
+ * Distinct refusals of anonymous sources written one by one per REPEAT_WINDOW_MS in all, whatever
+ * their addresses: a client with many addresses (an IPv6 /64, all of 127.0.0.0/8) is many sources.
+ * Past it, they are counted into one summary for all (`refusedMore`, `sources`); their repeats'
+ * summaries count against it too (250 addresses sending each refusal twice wrote ~280 rows a
+ * window). A person's refusals have their own budget (REFUSALS_PER_SOURCE) and never wait on it:
+ * an anonymous flood must not hide who was refused.
  */
 export const REFUSALS_WRITTEN_PER_WINDOW = 200;
 /** Most sources counted at once; past it, a new source's refusals are counted in one summary for all. */
 const SOURCES_MAX = 10_000;
 /** The source every refusal past the budgets is counted under. */
 const EVERYONE = "*";
+/** Most distinct refusals a summary describes (`samples`), each reason cut to SAMPLE_REASON_MAX_LENGTH. */
+const SUMMARY_SAMPLES_MAX = 10;
+const SAMPLE_REASON_MAX_LENGTH = 300;
+
+interface CountedSource {
+  written: number;
+  more: number;
+  first: Date;
+  last: AuditInput;
+  /** The sources counted here (EVERYONE's only), at most 1000. */
+  others?: Set<string>;
+  /** The distinct refusals counted (by action, code and reason), at most SUMMARY_SAMPLES_MAX. */
+  samples: Map<string, Record<string, unknown>>;
+}
 
 const SOURCES_KEY = Symbol.for("skill-console.refusal-sources");
-const sources: Map<string, { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> }> = ((globalThis as Record<symbol, unknown>)[SOURCES_KEY] ??= new Map()) as Map<
-  string,
-  { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> }
->;
+const sources: Map<string, CountedSource> = ((globalThis as Record<symbol, unknown>)[SOURCES_KEY] ??= new Map()) as Map<string, CountedSource>;
 const WINDOW_KEY = Symbol.for("skill-console.refusal-window");
 const window: { start: number; written: number } = ((globalThis as Record<symbol, unknown>)[WINDOW_KEY] ??= { start: 0, written: 0 }) as { start: number; written: number };
 
@@ -115,47 +136,89 @@ function sourceKey(entry: AuditInput): string {
   return `address:${String(entry.details?.address ?? "unknown")}`;
 }
 
-/** True when `entry`'s source may still have a refusal written this window (counts it); false when it is counted for a summary instead. */
-function withinSourceBudget(entry: AuditInput): boolean {
+function isAnonymous(key: string): boolean {
+  return key.startsWith("address:");
+}
+
+/** Takes one row of the anonymous window's budget; false when it is spent. */
+function takeWindowRow(): boolean {
   const now = Date.now();
   if (now - window.start >= REPEAT_WINDOW_MS) {
     window.start = now;
     window.written = 0;
   }
+  if (window.written >= REFUSALS_WRITTEN_PER_WINDOW) return false;
+  window.written += 1;
+  return true;
+}
+
+/** True when `entry`'s source may still have a refusal written this window (counts it); false when it is counted for a summary instead. */
+function withinSourceBudget(entry: AuditInput): boolean {
   const own = sourceKey(entry);
-  const source = sourceFor(sources.size < SOURCES_MAX || sources.has(own) ? own : EVERYONE, entry);
-  if (source !== sources.get(EVERYONE) && source.written < REFUSALS_PER_SOURCE && window.written < REFUSALS_WRITTEN_PER_WINDOW) {
-    source.written += 1;
-    window.written += 1;
-    return true;
+  const key = sources.size < SOURCES_MAX || sources.has(own) ? own : EVERYONE;
+  const source = sourceFor(key, entry);
+  if (key === EVERYONE) {
+    countForSummary(source, entry);
+    return false;
   }
-  if (source.written < REFUSALS_PER_SOURCE && source !== sources.get(EVERYONE)) {
-    // Within its own budget but past the window's: counted for everyone, its source named there.
+  if (source.written >= REFUSALS_PER_SOURCE) {
+    countForSummary(source, entry);
+    return false;
+  }
+  if (isAnonymous(own) && !takeWindowRow()) {
+    // Within its own budget but past the anonymous window's: counted for everyone, its source named there.
     const everyone = sourceFor(EVERYONE, entry);
-    everyone.more += 1;
+    countForSummary(everyone, entry);
     if ((everyone.others ??= new Set()).size < 1000) everyone.others.add(own);
     return false;
   }
+  source.written += 1;
+  return true;
+}
+
+/** Counts `entry` into `source`'s summary, keeping it among the samples when it is a new kind of refusal there. */
+function countForSummary(source: CountedSource, entry: AuditInput): void {
   source.more += 1;
-  return false;
+  source.last = entry;
+  const details = entry.details ?? {};
+  const reason = typeof details.reason === "string" ? boundedText(details.reason, SAMPLE_REASON_MAX_LENGTH) : null;
+  const kind = JSON.stringify([entry.action, details.code ?? null, reason]);
+  if (source.samples.has(kind) || source.samples.size >= SUMMARY_SAMPLES_MAX) return;
+  source.samples.set(kind, {
+    action: entry.action,
+    actor: entry.actor,
+    ...(details.method !== undefined ? { method: details.method } : {}),
+    ...(typeof details.path === "string" ? { path: boundedText(details.path, SAMPLE_REASON_MAX_LENGTH) } : {}),
+    ...(details.code !== undefined ? { code: details.code } : {}),
+    ...(reason !== null ? { reason } : {}),
+    ...(entry.approvalId ? { approvalId: entry.approvalId } : {}),
+    ...(entry.callId ? { callId: entry.callId } : {}),
+    at: (entry.at ?? new Date()).toISOString(),
+  });
 }
 
 /** The counting record of source `key`, made (with its flush at the window's end) when new; `entry` becomes its last. */
-function sourceFor(key: string, entry: AuditInput): { written: number; more: number; first: Date; last: AuditInput; others?: Set<string> } {
+function sourceFor(key: string, entry: AuditInput): CountedSource {
   let source = sources.get(key);
   if (!source) {
-    source = { written: 0, more: 0, first: entry.at ?? new Date(), last: entry };
+    source = { written: 0, more: 0, first: entry.at ?? new Date(), last: entry, samples: new Map() };
     sources.set(key, source);
     setTimeout(() => void flushSource(key), REPEAT_WINDOW_MS).unref();
   }
-  source.last = entry;
   return source;
 }
 
 async function flushSource(key: string): Promise<void> {
   const source = sources.get(key);
   sources.delete(key);
-  if (source && source.more > 0) await writeSummary(source.last, { refusedMore: source.more, since: source.first.toISOString(), ...(source.others ? { sources: source.others.size } : {}) });
+  if (source && source.more > 0) {
+    await writeSummary(source.last, {
+      refusedMore: source.more,
+      since: source.first.toISOString(),
+      ...(source.others ? { sources: source.others.size } : {}),
+      samples: [...source.samples.values()],
+    });
+  }
 }
 
 /** Writes a summary entry: the last counted refusal's, with `counts` added to its details. Never throws (logs). */
@@ -236,7 +299,15 @@ function boundRefusal(entry: AuditInput): AuditInput {
 async function flushRepeats(key: string): Promise<void> {
   const seen = repeats.get(key);
   repeats.delete(key);
-  if (seen && seen.count > 0) await writeSummary(seen.last, { repeated: seen.count, since: seen.first.toISOString() });
+  if (!seen || seen.count === 0) return;
+  // An anonymous source's repeats summary takes a row of the anonymous window too; past it, counted for everyone.
+  if (isAnonymous(sourceKey(seen.last)) && !takeWindowRow()) {
+    const everyone = sourceFor(EVERYONE, seen.last);
+    countForSummary(everyone, seen.last);
+    everyone.more += seen.count - 1;
+    return;
+  }
+  await writeSummary(seen.last, { repeated: seen.count, since: seen.first.toISOString() });
 }
 
 /** Writes now the summaries of every refusal and source still being counted (REPEAT_WINDOW_MS), e.g. before the console stops. */

@@ -24,6 +24,20 @@ export function markRefusal<T extends object>(error: T): T {
   return error;
 }
 
+/** Refusals about an approval or call the refusing step loaded (markAboutExisting). */
+const aboutExisting = new WeakSet<object>();
+
+/**
+ * Marks `error` as a refusal about an approval or call that exists (the refusing step loaded it: a
+ * requester signing their own call, a demoted approver, a viewer cancelling): its entry is always
+ * written, never folded into a summary by the refusal budgets, since its subject cannot be varied at
+ * will and a flood of other refusals must not hide it (recordRefusal `aboutExisting`). Returns it.
+ */
+export function markAboutExisting<T extends object>(error: T): T {
+  aboutExisting.add(error);
+  return error;
+}
+
 /** The approval or call a request path names, for the entry's approvalId / callId columns. */
 function subjectOf(path: string): { approvalId?: string; callId?: string } {
   const approval = /^\/api\/v1\/approvals\/([^/]+)/.exec(path);
@@ -57,7 +71,7 @@ export async function recordRefusedAttempt(request: Request, error: unknown, who
       actorId: who?.actorId ?? null,
       ...subjectOf(path),
       details: { method: request.method, path, code: error.code, reason: error.message, address: clientAddress(request) },
-    });
+    }, { aboutExisting: aboutExisting.has(error) });
   } catch (failure) {
     console.error(`audit: could not record a refused ${request.method} ${path}:`, failure);
   }

@@ -162,24 +162,46 @@ export class BodyTooLarge extends Error {
 /**
  * Reads a request body of at most `limitBytes` bytes, chunk by chunk as it arrives, pushing each chunk
  * through `shape` (so its values and depth are counted, and a captured span found, without one long
- * synchronous scan of the whole body). The body counts against its sender's and the console's bytes
- * in flight (body-budget.ts) until it has been read, and must keep arriving (BODY_IDLE_MS between
- * bytes, BODY_DEADLINE_MS in all). Returns the bytes. Throws BodyTooLarge past `limitBytes`
- * (declared or read), the scanner's JsonShapeError, AppError `rate_limited` (429) / `unavailable`
- * (503) past the budget and `request_timeout` (408) for a stalled body — those three answered with
- * `Connection: close`, the rest of the body left unread.
+ * synchronous scan of the whole body), under readBodyBytes' budget and cut-offs. Returns the bytes.
+ * Throws like readBodyBytes, and the scanner's JsonShapeError.
  */
 export async function readScannedBody(request: Request, limitBytes: number, shape: JsonShapeScanner): Promise<Buffer> {
+  let sinceYield = 0;
+  return readBodyBytes(request, limitBytes, async (value) => {
+    // In slices, the event loop free between them (timers included): a body may arrive as one
+    // chunk of megabytes, or as a hundred 64 KiB chunks already buffered, whose reads resolve
+    // one after another without ever leaving the microtask queue.
+    for (let at = 0; at < value.byteLength; at += SCAN_SLICE_BYTES) {
+      const slice = value.subarray(at, at + SCAN_SLICE_BYTES);
+      if (sinceYield + slice.byteLength > SCAN_SLICE_BYTES) {
+        await yieldToEventLoop();
+        sinceYield = 0;
+      }
+      shape.push(slice);
+      sinceYield += slice.byteLength;
+    }
+  });
+}
+
+/**
+ * Reads a request body of at most `limitBytes` bytes, chunk by chunk as it arrives, handing each chunk
+ * to `consume` (when given) before the next is read. The body counts against its sender's and the
+ * console's bodies and bytes in flight (body-budget.ts: the bytes that arrived, not the declared
+ * length) until it has been read, and must keep arriving (BODY_IDLE_MS between bytes,
+ * BODY_DEADLINE_MS in all). Returns the bytes. Throws BodyTooLarge past `limitBytes` (declared or
+ * read), what `consume` throws (the rest of the body cancelled), AppError `rate_limited` (429) /
+ * `unavailable` (503) past the budget and `request_timeout` (408) for a stalled body — those three
+ * answered with `Connection: close`, the rest of the body left unread.
+ */
+export async function readBodyBytes(request: Request, limitBytes: number, consume?: (chunk: Uint8Array) => Promise<void> | void): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLarge(limitBytes);
+  if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let sinceYield = 0;
-  if (!request.body) return Buffer.alloc(0);
-  const expected = Number.isFinite(declared) && declared > 0 ? declared : 0;
   let reservation: BodyReservation;
   try {
-    reservation = reserveBody(request, expected);
+    reservation = reserveBody(request);
   } catch (error) {
     throw error instanceof AppError ? closeConnectionAfter(error) : error;
   }
@@ -194,23 +216,14 @@ export async function readScannedBody(request: Request, limitBytes: number, shap
         await reader.cancel();
         throw new BodyTooLarge(limitBytes);
       }
-      if (size > expected) reservation.grow(Math.min(value.byteLength, size - expected));
-      try {
-        // In slices, the event loop free between them (timers included): a body may arrive as one
-        // chunk of megabytes, or as a hundred 64 KiB chunks already buffered, whose reads resolve
-        // one after another without ever leaving the microtask queue.
-        for (let at = 0; at < value.byteLength; at += SCAN_SLICE_BYTES) {
-          const slice = value.subarray(at, at + SCAN_SLICE_BYTES);
-          if (sinceYield + slice.byteLength > SCAN_SLICE_BYTES) {
-            await yieldToEventLoop();
-            sinceYield = 0;
-          }
-          shape.push(slice);
-          sinceYield += slice.byteLength;
+      reservation.grow(value.byteLength);
+      if (consume) {
+        try {
+          await consume(value);
+        } catch (error) {
+          await reader.cancel().catch(() => undefined);
+          throw error;
         }
-      } catch (error) {
-        await reader.cancel().catch(() => undefined);
-        throw error;
       }
       chunks.push(value);
     }

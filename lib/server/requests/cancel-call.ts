@@ -12,6 +12,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
 import { statementTransaction } from "../db-statements";
 import { AppError } from "../errors";
+import { markAboutExisting } from "../audit/refused-attempts";
 
 /** How long a cancel waits for the worker to stop a running call and report it, in ms. */
 const RUNNING_CANCEL_WAIT_MS = 30_000;
@@ -30,7 +31,7 @@ export async function cancelCall(id: string, identity: Identity, signal?: AbortS
   const row = await db().call.findUnique({ where: { id }, select: { requesterId: true } });
   if (!row) throw new AppError("not_found", `no call with id ${JSON.stringify(id)}`);
   if (row.requesterId !== identity.userId && !roleAtLeast(identity.role, "operator")) {
-    throw new AppError("forbidden", "only the requester or an operator may cancel this call");
+    throw markAboutExisting(new AppError("forbidden", "only the requester or an operator may cancel this call"));
   }
   let call = await getCall(id);
   if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") {
