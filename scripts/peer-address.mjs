@@ -122,3 +122,37 @@ export function selfUrl(listening, path) {
   else if (address === "::") host = "::1";
   return `http://${ipv6 && host !== "127.0.0.1" ? `[${host}]` : host}:${port}${path}`;
 }
+
+/** Most connections open at once from one client address (a trusted proxy's are not counted). */
+export const CONNECTIONS_PER_ADDRESS_MAX = 256;
+/** Most connections the console server keeps open at once. */
+export const CONNECTIONS_MAX = 4096;
+
+/**
+ * Bounds the connections of a node:http `server` (issue 10 point 1): at most `perAddress` open at once
+ * from one client address — past it a new one is closed at once, unread — and `total` in all
+ * (server.maxConnections). 16,384 slow sign-ins from six addresses each cost the console a parser,
+ * a request and a body read, and held the event loop 0.6–1.6 s at a time. The TCP peers
+ * CONSOLE_TRUSTED_PROXIES names (`trusted`, from parseTrustedProxies) are not counted: every client
+ * of a reverse proxy comes from its address. Returns a function giving the open count of an address.
+ */
+export function limitConnections(server, trusted = null, { perAddress = CONNECTIONS_PER_ADDRESS_MAX, total = CONNECTIONS_MAX } = {}) {
+  server.maxConnections = total;
+  const open = new Map();
+  server.on("connection", (socket) => {
+    const address = normalisePeerAddress(socket.remoteAddress);
+    if (address === null || isTrusted(trusted, address)) return;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+  return (address) => open.get(address) ?? 0;
+}

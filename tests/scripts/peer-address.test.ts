@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PEER_ADDRESS_HEADER as SERVER_HEADER } from "@/lib/server/auth/client-address";
 // @ts-expect-error -- a plain ESM script without type declarations
-import { normalisePeerAddress, PEER_ADDRESS_HEADER, selfUrl, stampPeerAddress } from "../../scripts/peer-address.mjs";
+import { limitConnections, normalisePeerAddress, parseTrustedProxies as parse, PEER_ADDRESS_HEADER, selfUrl, stampPeerAddress } from "../../scripts/peer-address.mjs";
 
 describe("stampPeerAddress", () => {
   it("uses the same header name as the console's clientAddress()", () => {
@@ -71,5 +71,36 @@ describe("selfUrl (the start-up request)", () => {
     expect(selfUrl({ address: "0.0.0.0", family: "IPv4", port: 3000 }, "/api/v1/auth/session")).toBe("http://127.0.0.1:3000/api/v1/auth/session");
     expect(selfUrl({ address: "::", family: "IPv6", port: 3000 }, "/x")).toBe("http://[::1]:3000/x");
     expect(selfUrl({ address: "10.0.0.5", family: "IPv4", port: 8080 }, "/x")).toBe("http://10.0.0.5:8080/x");
+  });
+});
+
+describe("limitConnections", () => {
+  it("closes a client address's connections past its cap at once, counts none of a trusted proxy's, and frees a slot when one closes", async () => {
+    const net = await import("node:net");
+    for (const [trusted, expectClosed] of [[null, true], [parse("127.0.0.1"), false]] as const) {
+      const server = http.createServer(() => undefined);
+      const openOf = limitConnections(server, trusted, { perAddress: 3, total: 100 });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const port = (server.address() as AddressInfo).port;
+      const connect = () =>
+        new Promise<import("node:net").Socket>((resolve) => {
+          const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+        });
+      const closed = (socket: import("node:net").Socket) => new Promise<boolean>((resolve) => { socket.once("close", () => resolve(true)); setTimeout(() => resolve(false), 500); });
+      const sockets = [await connect(), await connect(), await connect()];
+      const fourth = await connect();
+      // Past the cap (3), the console closes the fourth at once: 16,384 slow sign-ins from six addresses held the event loop for seconds.
+      expect(await closed(fourth)).toBe(expectClosed);
+      expect(openOf("127.0.0.1")).toBe(expectClosed ? 3 : 0);
+      if (expectClosed) {
+        sockets[0]!.destroy();
+        await expect.poll(() => openOf("127.0.0.1")).toBe(2);
+        const again = await connect();
+        expect(await closed(again)).toBe(false);
+        again.destroy();
+      }
+      for (const socket of [...sockets, fourth]) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
