@@ -31,8 +31,13 @@ export interface RunningCall {
   stopReason: { status: "cancelled" | "interrupted"; message: string } | null;
   /** Set when the console says the call is no longer this worker's: nothing is reported any more. */
   lost: boolean;
+  /** Resolves once the call's process is in its cgroups (CallCgroup.joined), or it never started; never rejects. */
+  joined: Promise<void>;
   done: Promise<void>;
 }
+
+/** Longest a worker with nothing else running waits for a new call's cgroup joins before polling the console again, in ms. */
+export const JOIN_WAIT_MS = 25;
 
 /** What a worker run needs around one call. */
 export interface RunContext {
@@ -59,13 +64,25 @@ export interface RunContext {
  * skill's own path inside a bubblewrap sandbox with its declared access, in a per-call cgroup with the
  * memory, pids and CPU limits (or unsandboxed, with the warning, under SKILL_SANDBOX=none) — never from
  * the live folder. Streams the timeline, then reports the end state, retried until the console takes
- * it. Returns the RunningCall at once; `done` resolves when everything is reported.
+ * it. Returns the RunningCall at once; `joined` resolves once its process is in its cgroups (or it
+ * never started), `done` when everything is reported.
  */
 export function runAssignment(context: RunContext, assignment: CallAssignment): RunningCall {
-  const running: RunningCall = { callId: assignment.callId, skillDigest: assignment.skillDigest, process: null, stopReason: null, lost: false, done: Promise.resolve() };
-  running.done = execute(context, assignment, running).catch((error: unknown) => {
-    console.error(`worker: call ${assignment.callId} failed unexpectedly:`, error);
-  });
+  let markJoined = () => {};
+  const running: RunningCall = {
+    callId: assignment.callId,
+    skillDigest: assignment.skillDigest,
+    process: null,
+    stopReason: null,
+    lost: false,
+    joined: new Promise<void>((resolve) => (markJoined = resolve)),
+    done: Promise.resolve(),
+  };
+  running.done = execute(context, assignment, running, (joined) => void joined.then(markJoined))
+    .catch((error: unknown) => {
+      console.error(`worker: call ${assignment.callId} failed unexpectedly:`, error);
+    })
+    .finally(markJoined);
   return running;
 }
 
@@ -75,7 +92,7 @@ export function stopCall(running: RunningCall, status: "cancelled" | "interrupte
   running.process?.cancel();
 }
 
-async function execute(context: RunContext, assignment: CallAssignment, running: RunningCall): Promise<void> {
+async function execute(context: RunContext, assignment: CallAssignment, running: RunningCall, onSpawned: (joined: Promise<void>) => void): Promise<void> {
   const { config, host, client, workerId } = context;
   const timeline = new TimelineUploader(client, workerId, assignment.callId, (reason) => {
     running.lost = true;
@@ -177,6 +194,7 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     );
     // The child holds its own copies of the bind descriptors now.
     for (const fd of command.bindFds) closeSync(fd);
+    onSpawned(cgroup.joined(JOIN_WAIT_MS));
     running.process = child;
     if (running.stopReason || running.lost) child.cancel();
     const outcome = await child.done;

@@ -139,7 +139,12 @@ export class Worker {
         const answer = await this.client.claim(session.id, capacity, session.pollMs, AbortSignal.any([this.stopping.signal, poll.signal]));
         for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
         if (answer.rescan) void this.rescan();
-        for (const assignment of answer.calls) this.startCall(assignment);
+        const idle = this.running.size === 0;
+        const started = answer.calls.map((assignment) => this.startCall(assignment));
+        // With nothing else running, the next poll waits until the new calls' processes are in their
+        // cgroups (at most JOIN_WAIT_MS): the console answering it kept the other CPU busy, and each
+        // cgroup join waited for an RCU grace period meanwhile (issue 9 point 6; CallCgroup.joined).
+        if (idle && started.length > 0) await Promise.all(started.map((running) => running.joined));
       } catch (error) {
         if (this.stopping.signal.aborted) return;
         if (poll.signal.aborted) continue;
@@ -152,7 +157,7 @@ export class Worker {
     }
   }
 
-  private startCall(assignment: Parameters<typeof runAssignment>[1]): void {
+  private startCall(assignment: Parameters<typeof runAssignment>[1]): RunningCall {
     const running = runAssignment(
       {
         config: this.config,
@@ -171,6 +176,7 @@ export class Worker {
       this.running.delete(assignment.callId);
       this.idlePoll?.abort();
     });
+    return running;
   }
 
   private cancel(callId: string, status: "cancelled" | "interrupted", message: string): void {

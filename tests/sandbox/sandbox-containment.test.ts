@@ -192,6 +192,35 @@ describe("sandbox containment: what the cgroup is for", () => {
     }
   });
 
+  it("joined() resolves when the wrapped process is in every cgroup, the v2 one joined last, without polling", async () => {
+    const cgroup = await CallCgroup.create(host, `joined-${process.pid}`, DEFAULT_LIMITS);
+    const { spawn } = await import("node:child_process");
+    try {
+      const wrapped = cgroup.wrapCommand({ command: "/bin/sleep", args: ["5"] });
+      if (cgroup.dirs.unified !== null) {
+        // The script joins the v1 cgroups first and the v2 one last: populated there means all are joined.
+        const procs = wrapped.args.filter((arg) => arg.endsWith("/cgroup.procs"));
+        expect(procs.at(-1)).toBe(path.join(cgroup.dirs.unified, "cgroup.procs"));
+      }
+      let joined = false;
+      const waiting = cgroup.joined(5_000).then(() => (joined = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(joined).toBe(false);
+      const child = spawn(wrapped.command, wrapped.args, { stdio: "ignore" });
+      const started = performance.now();
+      await waiting;
+      // Resolved by the join, not by the 5 s timeout.
+      expect(performance.now() - started).toBeLessThan(4_000);
+      for (const dir of [cgroup.dirs.unified, cgroup.dirs.memory, cgroup.dirs.pids]) {
+        if (dir !== null) expect(readFileSync(path.join(dir, "cgroup.procs"), "utf8").trim().split("\n").map(Number)).toContain(child.pid);
+      }
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    } finally {
+      await cgroup.remove();
+    }
+  });
+
   it("a call cgroup name cannot be reused while it exists, nor be a path", async () => {
     const cgroup = await CallCgroup.create(host, `reuse-${process.pid}`, DEFAULT_LIMITS);
     try {
