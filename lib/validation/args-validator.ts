@@ -520,17 +520,27 @@ function parseJsonInThread(job: Job): void {
   } catch (error) {
     return job.resolve({ ok: false, errors: [], refusal: "json", message: (error as Error).message });
   }
+  job.resolve({ ok: true, canonical: "", value: { value, oversized: nullOversizedStrings(value, caps) } });
+}
+
+/**
+ * Sets to null each top-level string field of `value` (an object; anything else is left alone) named
+ * in `caps` whose UTF-8 length passes its cap, in bytes. Returns the sizes of those it nulled, by
+ * name. The validation thread's own copy of this rule is in WORKER_SOURCE (parseJsonJob).
+ */
+export function nullOversizedStrings(value: unknown, caps: Record<string, number>): Record<string, number> {
   const oversized: Record<string, number> = {};
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const holder = value as Record<string, unknown>;
-    for (const [key, max] of Object.entries(caps)) {
-      const field = holder[key];
-      if (typeof field !== "string" || Buffer.byteLength(field, "utf8") <= max) continue;
-      oversized[key] = Buffer.byteLength(field, "utf8");
-      holder[key] = null;
-    }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return oversized;
+  const holder = value as Record<string, unknown>;
+  for (const [key, max] of Object.entries(caps)) {
+    const field = holder[key];
+    if (typeof field !== "string" || field.length <= max / 3) continue;
+    const bytes = Buffer.byteLength(field, "utf8");
+    if (bytes <= max) continue;
+    oversized[key] = bytes;
+    holder[key] = null;
   }
-  job.resolve({ ok: true, canonical: "", value: { value, oversized } });
+  return oversized;
 }
 
 /** Longest time, in ms, one JSON document may take to parse in the validation thread: this, plus JSON_PARSE_BUDGET_MS_PER_MIB per MiB of it. */

@@ -8,7 +8,7 @@ import { cgroupJoinHintOfHost } from "@/lib/server/executor/sandbox/cgroup-place
 import { detectSandboxHost, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { pruneSnapshots } from "@/lib/server/skills/skill-snapshot";
 import { ConsoleClient, ConsoleRequestError } from "./console-client";
-import { runAssignment, stopCall, type RunningCall } from "./run-assignment";
+import { JOIN_WAIT_MS, runAssignment, stopCall, type RunningCall } from "./run-assignment";
 import { killLeftoverGroups } from "./running-records";
 import { scanCatalog, type SkillCatalog } from "./skill-catalog";
 import { prepareSnapshotStore } from "./snapshot-store";
@@ -144,7 +144,8 @@ export class Worker {
         // With nothing else running, the next poll waits until the new calls' processes are in their
         // cgroups (at most JOIN_WAIT_MS): the console answering it kept the other CPU busy, and each
         // cgroup join waited for an RCU grace period meanwhile (issue 9 point 6; CallCgroup.joined).
-        if (idle && started.length > 0) await Promise.all(started.map((running) => running.joined));
+        // Capped here too: a call refused before its spawn resolves `joined` only once its end is reported.
+        if (idle && started.length > 0) await Promise.race([Promise.all(started.map((running) => running.joined)), delay(JOIN_WAIT_MS)]);
       } catch (error) {
         if (this.stopping.signal.aborted) return;
         if (poll.signal.aborted) continue;

@@ -11,7 +11,7 @@ import { config } from "../env";
 import { JsonShapeError, JsonShapeScanner } from "@/lib/validation/json-shape";
 import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { JsonListText, JsonText } from "@/lib/validation/json-text";
-import { parseJsonOffThread } from "@/lib/validation/args-validator";
+import { nullOversizedStrings, parseJsonOffThread } from "@/lib/validation/args-validator";
 
 /**
  * Wraps an `/api/v1` route handler (issue 4 point 1; DESIGN.md "HTTP interface"): waits until the
@@ -282,16 +282,7 @@ async function parseCapped(bytes: Buffer, caps: Record<string, number>): Promise
   let oversized: Record<string, number> = {};
   if (bytes.byteLength <= PARSED_BESIDE_TEXT_MAX_BYTES) {
     value = parseBodyText(bytes.toString("utf8"));
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      const holder = value as Record<string, unknown>;
-      for (const [key, max] of Object.entries(caps)) {
-        const field = holder[key];
-        if (typeof field === "string" && Buffer.byteLength(field, "utf8") > max) {
-          oversized = { ...oversized, [key]: Buffer.byteLength(field, "utf8") };
-          holder[key] = null;
-        }
-      }
-    }
+    oversized = nullOversizedStrings(value, caps);
   } else {
     const parsed = await parseJsonOffThread(bytes, caps);
     // Out of time on a loaded machine is not the sender's fault: 503, to be sent again (a worker's result is never lost).

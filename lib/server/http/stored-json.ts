@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { pieceEnd } from "../utf16-slices";
 
 /**
  * JSON columns served without being parsed (issue 10 point 1). A call's args and result are stored
@@ -57,12 +58,10 @@ function isPagedList(value: unknown): value is PagedList<unknown> {
 /** Most UTF-16 code units of serialised text jsonResponse encodes and enqueues per read of the body. */
 const STREAM_PIECE_CHARS = 256 * 1024;
 
-/** `text` cut into pieces of at most STREAM_PIECE_CHARS code units, never inside a surrogate pair. */
+/** `text` cut into pieces of STREAM_PIECE_CHARS code units (one more where that keeps a surrogate pair whole). */
 function* piecesOf(text: string): Generator<string> {
   for (let from = 0; from < text.length; ) {
-    let to = Math.min(text.length, from + STREAM_PIECE_CHARS);
-    const last = text.charCodeAt(to - 1);
-    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    const to = pieceEnd(text, from, STREAM_PIECE_CHARS);
     yield text.slice(from, to);
     from = to;
   }
