@@ -52,7 +52,7 @@ import { benchExecutor } from "./executor.mjs";
 import { startDirectSpawner } from "./lib/direct-client.mjs";
 import { generateExecRoot, generateFleetRoot, generateNativeRoot } from "./lib/fixtures.mjs";
 import { request } from "./lib/http.mjs";
-import { childrenRunning, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
+import { childrenRunning, findLauncherPid, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
 import { benchSearch } from "./search.mjs";
@@ -258,7 +258,7 @@ async function stopConsole(server) {
 
 /**
  * Runs a long ticker call through the console and compares the argv of the bwrap its worker runs
- * (a child of the worker, read from /proc) with the direct spawner's. Returns a note.
+ * (a child of the worker's process launcher, read from /proc) with the direct spawner's. Returns a note.
  */
 async function compareSandboxCommand(server, skill) {
   const bwrap = fs.realpathSync(spawner.bwrapPath);
@@ -266,11 +266,11 @@ async function compareSandboxCommand(server, skill) {
   if (started.status !== 202) return `sandbox command: could not start ${skill} (${started.status})`;
   let found = [];
   for (let i = 0; i < 100 && found.length === 0; i++) {
-    found = childrenRunning(server.workerPid, bwrap);
+    found = childrenRunning(findLauncherPid(server.workerPid), bwrap);
     if (found.length === 0) await delay(20);
   }
   await request(server.baseUrl, "GET", `/api/v1/calls/${started.json.call.id}`);
-  if (found.length === 0) return "sandbox command: no bwrap child of the worker seen (not compared)";
+  if (found.length === 0) return "sandbox command: no bwrap child of the worker's launcher seen (not compared)";
   const worker = found[0].argv;
   const mine = [bwrap, ...(await spawner.bwrapArgv(skill)).slice(1)];
   if (JSON.stringify(worker) === JSON.stringify(mine)) return `sandbox command: the worker's bwrap argv for ${skill} (${worker.length} arguments, read from /proc/${found[0].pid}/cmdline) is identical to the direct spawner's`;

@@ -180,6 +180,26 @@ export function findWorkerPid(serverPid) {
   return null;
 }
 
+/**
+ * The pid of the worker's process launcher (lib/server/executor/process-launcher.ts: the child of the
+ * worker `workerPid` that forks its calls, titled `skill-worker-launcher`), from /proc; null when none runs.
+ */
+export function findLauncherPid(workerPid) {
+  if (!workerPid) return null;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== workerPid) continue;
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").startsWith("skill-worker-launcher")) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return null;
+}
+
 /** Direct children of `pid` whose program is `exe` (realpath), with their argv, from /proc. */
 export function childrenRunning(pid, exe) {
   const found = [];

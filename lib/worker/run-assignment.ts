@@ -4,7 +4,7 @@ import type { CallSandbox } from "@/lib/types/call";
 import type { CallAssignment, FinishReport, WorkerEndStatus } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
 import { SCRIPT_SYSTEM_PATH } from "@/lib/server/env";
-import { interpretScriptOutcome, interpretSubprocessOutcome, startProcess, type ProcessOutcome, type RunningProcess } from "@/lib/server/executor";
+import { interpretScriptOutcome, interpretSubprocessOutcome, launchProcess, type ChildLauncher, type ProcessOutcome, type RunningProcess } from "@/lib/server/executor";
 import { CallCgroup } from "@/lib/server/executor/sandbox/call-cgroup";
 import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
 import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
@@ -44,6 +44,8 @@ export interface RunContext {
   config: WorkerConfig;
   host: SandboxHost;
   client: ConsoleClient;
+  /** Forks the call's process (the worker's ProcessLauncher: the worker itself never forks). */
+  launcher: ChildLauncher;
   workerId: string;
   /** The worker's current catalog lookup (it may be rescanned while calls run). */
   skill: (name: string) => RegisteredSkill | undefined;
@@ -160,7 +162,8 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     const wrapped = cgroup.wrapCommand({ command: command.command, args: command.args });
     const timeoutMs = skill.timeoutSeconds * 1000;
     let stderrTruncated = false;
-    const child = startProcess(
+    const child = await launchProcess(
+      context.launcher,
       {
         command: wrapped.command,
         args: wrapped.args,

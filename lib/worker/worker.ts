@@ -2,6 +2,7 @@ import os from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import type { LeaseResponse, WorkerSession } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
+import { ProcessLauncher } from "@/lib/server/executor";
 import { sweepStaleCgroups } from "@/lib/server/executor/sandbox/call-cgroup";
 import { closeInheritableFds } from "@/lib/server/executor/sandbox/inherited-fds";
 import { cgroupJoinHintOfHost } from "@/lib/server/executor/sandbox/cgroup-placement";
@@ -40,6 +41,15 @@ export class Worker {
   private hiddenPaths: string[] = [];
   /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
   private snapshotProblem: string | null = null;
+  /**
+   * Forks every call's process, so this process — which grows with the skills it holds — never forks
+   * (issue 9 point 6). Should it die, the calls it ran are stopped as interrupted; the next call starts
+   * a new one.
+   */
+  private readonly launcher = new ProcessLauncher((reason) => {
+    this.log(`worker: ${reason}; its calls are interrupted`);
+    for (const running of this.running.values()) if (running.process) stopCall(running, "interrupted", reason);
+  });
 
   /**
    * `config` and the worker `token` to register with; `version` is reported to the console; `log`
@@ -59,6 +69,11 @@ export class Worker {
   /** The worker session's id once registered (tests, logs). */
   get id(): string | null {
     return this.session?.id ?? null;
+  }
+
+  /** The pid of the process that forks this worker's calls, while it runs (tests, the benchmark). */
+  get launcherPid(): number | null {
+    return this.launcher.pid;
   }
 
   /** Ids of the calls running here now. */
@@ -91,6 +106,7 @@ export class Worker {
     this.snapshotProblem = snapshots.problem;
     if (snapshots.problem) this.log(`worker: sandboxed calls cannot run: ${snapshots.problem}`);
     await pruneSnapshots(snapshots.store, new Set(), SNAPSHOT_MAX_AGE_MS);
+    this.launcher.start();
     this.catalog = await scanCatalog(config);
     this.session = await this.register();
     this.hiddenPaths = [...new Set([...config.sandboxHiddenPaths, ...(this.session.hiddenPaths ?? [])])].sort();
@@ -164,6 +180,7 @@ export class Worker {
         config: this.config,
         host: this.host!,
         client: this.client,
+        launcher: this.launcher,
         workerId: this.session!.id,
         skill: (name) => this.catalog.skills.get(name),
         hiddenPaths: this.hiddenPaths,
@@ -280,6 +297,7 @@ export class Worker {
       await Promise.allSettled(calls.map((running) => running.done));
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
+      await this.launcher.close();
       this.client.close();
       this.stateLock?.release();
     })().finally(() => this.markStopped());

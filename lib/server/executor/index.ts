@@ -2,8 +2,9 @@
  * The executor: the only module that spawns processes (STYLE.md rule 2; DESIGN.md "Subprocess skills
  * (seed 000)"). See each file for the rule it implements.
  */
-export { startProcess } from "./start-process";
-export type { ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess } from "./process-types";
+export { launchProcess, startProcess } from "./start-process";
+export { ProcessLauncher } from "./process-launcher";
+export type { ChildLauncher, LaunchRequest, ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess, SpawnedChild } from "./process-types";
 export { readProcessIdentity, readBootId, type ProcessIdentity } from "./process-identity";
 export { killOrphanGroup, type OrphanGroupResult } from "./orphan-group";
 export { isGroupAlive, terminateGroup, type GroupTermination } from "./process-group";

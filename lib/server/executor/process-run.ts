@@ -3,8 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { BoundedBuffer } from "./bounded-buffer";
 import { readProcessIdentity } from "./process-identity";
 import { terminateGroup, type GroupTermination } from "./process-group";
-import type { ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess } from "./process-types";
-import type { SpawnedChild } from "./start-process";
+import type { ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess, SpawnedChild } from "./process-types";
 import { StderrLines } from "./stderr-lines";
 
 /** setTimeout fires at once for delays above 2^31-1 ms, so longer timeouts are clamped to this. */
@@ -13,8 +12,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 type StopReason = Exclude<ProcessEnd, "exited" | "spawn_failed">;
 
 /**
- * One spawned process group, from spawn to its outcome (used by startProcess, which documents the
- * rules). Takes the spec, the hooks, the spawned child, its pid (= pgid) and the spawn time from
+ * One spawned process group, from spawn to its outcome (used by startProcess and launchProcess; the
+ * first documents the rules). Takes the spec, the hooks, the spawned child, its pid (= pgid) and the spawn time from
  * performance.now(); wires the pipes and the timeout at construction and exposes the RunningProcess
  * as `handle`. Never throws.
  */
@@ -48,12 +47,9 @@ export class ProcessRun {
       spec.stderrLineLimit,
     );
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
-    this.exited = new Promise((resolve) =>
-      child.once("exit", (code, signal) => {
-        this.exit = { code, signal };
-        resolve();
-      }),
-    );
+    this.exited = child.exited.then((exit) => {
+      this.exit = exit;
+    });
     const { stdin, stdout, stderr } = child;
     this.pipesClosed = Promise.all([closed(stdout), closed(stderr)]).then(() => undefined);
     stdout.on("data", (chunk: Buffer) => {
@@ -61,8 +57,8 @@ export class ProcessRun {
     });
     stderr.on("data", (chunk: Buffer) => this.stderr.push(chunk));
     // The child may exit without reading its stdin: EPIPE here is normal and must not crash the console.
-    for (const stream of [stdin, stdout, stderr]) stream.on("error", () => undefined);
-    stdin.end(spec.stdin);
+    for (const stream of [stdin, stdout, stderr]) stream?.on("error", () => undefined);
+    stdin?.end(spec.stdin);
 
     this.timer = setTimeout(() => this.stop("timed_out"), Math.min(Math.max(spec.timeoutMs, 0), MAX_TIMER_MS));
     this.handle = { pid, pgid: pid, cancel: () => this.stop("cancelled"), done: this.run() };

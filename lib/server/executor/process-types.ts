@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import type { ProcessIdentity } from "./process-identity";
 import type { StderrTruncation } from "./stderr-lines";
 
@@ -92,4 +93,37 @@ export interface RunningProcess {
   cancel(): void;
   /** Resolves (never rejects) once the process group is gone. */
   done: Promise<ProcessOutcome>;
+}
+
+/**
+ * A started child as ProcessRun drives it: its pid (the leader of its own process group), its stdout
+ * and stderr pipes read as raw bytes, its stdin (null when whoever spawned it wrote `spec.stdin`
+ * itself), and `exited`, which resolves with the direct child's exit code or signal.
+ */
+export interface SpawnedChild {
+  pid: number;
+  stdin: Writable | null;
+  stdout: Readable;
+  stderr: Readable;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** What a launcher is asked to start: ProcessSpec's program, with `stdin` to write and `extraFds` (this process's descriptors) to pass on as fd 3, 4, …. */
+export interface LaunchRequest {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: string;
+  extraFds: number[];
+}
+
+/**
+ * Starts children for launchProcess in another process (the worker's process launcher,
+ * lib/worker/process-launcher.ts). `launch` resolves once the child runs, detached (its own process
+ * group), with exactly `env`; it rejects with an errno-carrying error (`code` ENOENT, EACCES, …)
+ * when it could not start, or with a plain Error when the launcher itself is gone.
+ */
+export interface ChildLauncher {
+  launch(request: LaunchRequest): Promise<SpawnedChild>;
 }

@@ -1,17 +1,8 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { ProcessRun } from "./process-run";
-import type { ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess } from "./process-types";
+import type { ChildLauncher, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess, SpawnedChild } from "./process-types";
 import { describeSpawnFailure } from "./spawn-failure";
-
-/**
- * The spawned child: all three pipes present, output read as raw bytes by ProcessRun (never buffered
- * here). node:child_process directly, not execa: every feature execa adds (buffering, rejection,
- * PATH extension, cleanup on exit, kill escalation) is turned off or done by ProcessRun, and execa's
- * option handling cost 1.6–2.8 ms of CPU per spawn on this machine, as much again as the spawn itself
- * (measured side by side, 400 spawns of /bin/true each).
- */
-export type SpawnedChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /**
  * Starts `spec.command` as the leader of a new process group (the only place the console spawns
@@ -28,7 +19,11 @@ export type SpawnedChild = ChildProcessByStdio<Writable, Readable, Readable>;
  */
 export function startProcess(spec: ProcessSpec, hooks: ProcessHooks): RunningProcess {
   const startedAt = performance.now();
-  let child: SpawnedChild;
+  // node:child_process directly, not execa: every feature execa adds (buffering, rejection, PATH
+  // extension, cleanup on exit, kill escalation) is turned off or done by ProcessRun, and execa's
+  // option handling cost 1.6–2.8 ms of CPU per spawn on this machine, as much again as the spawn
+  // itself (measured side by side, 400 spawns of /bin/true each).
+  let child: ChildProcessByStdio<Writable, Readable, Readable>;
   try {
     child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
@@ -38,7 +33,7 @@ export function startProcess(spec: ProcessSpec, hooks: ProcessHooks): RunningPro
       // Leads its own process group (pgid = pid), which the timeout, cancel and the exit drain kill.
       detached: true,
       stdio: ["pipe", "pipe", "pipe", ...(spec.extraFds ?? [])],
-    }) as SpawnedChild;
+    }) as ChildProcessByStdio<Writable, Readable, Readable>;
   } catch (error) {
     return failedStart(Promise.resolve(error), spec, startedAt);
   }
@@ -47,7 +42,28 @@ export function startProcess(spec: ProcessSpec, hooks: ProcessHooks): RunningPro
   if (pid === undefined) return failedStart(new Promise((resolve) => child.once("error", resolve)), spec, startedAt);
   // Later errors (a failed kill of an already reaped child) are reported through the outcome, not thrown.
   child.on("error", () => undefined);
-  return new ProcessRun(spec, hooks, child, pid, startedAt).handle;
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const spawned: SpawnedChild = { pid, stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, exited };
+  return new ProcessRun(spec, hooks, spawned, pid, startedAt).handle;
+}
+
+/**
+ * startProcess, with the fork made by `launcher` (a small process of its own: a fork copies the page
+ * tables of the process that forks, ~40 µs per MiB it has touched, measured on this machine, so a
+ * worker holding 10,000 skills paid ~10 ms per spawn on its event loop; issue 9 point 6). The same
+ * rules as startProcess; `spec.stdin` goes to the launcher, which writes it, and `spec.extraFds` are
+ * this process's descriptors, which the launcher reopens. Resolves (never rejects) once the child runs
+ * or could not start (`spawn_failed`, the launcher's reason); `onSpawn` is called before it resolves.
+ */
+export async function launchProcess(launcher: ChildLauncher, spec: ProcessSpec, hooks: ProcessHooks): Promise<RunningProcess> {
+  const startedAt = performance.now();
+  let child: SpawnedChild;
+  try {
+    child = await launcher.launch({ command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, extraFds: spec.extraFds ?? [] });
+  } catch (error) {
+    return failedStart(Promise.resolve(error), spec, startedAt);
+  }
+  return new ProcessRun(spec, hooks, child, child.pid, startedAt).handle;
 }
 
 function failedStart(settled: PromiseLike<unknown>, spec: ProcessSpec, startedAt: number): RunningProcess {
