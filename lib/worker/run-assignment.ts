@@ -151,6 +151,8 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
   // Shown on the call's page (Call.sandbox), not as a timeline line.
   timeline.reportSandbox(sandbox);
   let command: ReturnType<typeof commandFor>;
+  /** Whether the call's process group is written down in a running record (writeRunningRecord). */
+  let recorded = false;
   try {
     const allowedRoots = sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
     command = commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots);
@@ -160,6 +162,7 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
   }
   try {
     const wrapped = cgroup.wrapCommand({ command: command.command, args: command.args });
+    recorded = !cgroup.killsEverything;
     const timeoutMs = skill.timeoutSeconds * 1000;
     let stderrTruncated = false;
     const child = await launchProcess(
@@ -183,7 +186,9 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
         onSpawn: ({ pid, pgid, identity }) => {
           timeline.reportSpawn({ at: new Date().toISOString(), pid, pgid, host: identity.host, bootId: identity.bootId, procStart: identity.procStart });
           timeline.append("system", `started ${plan.label} (pid ${pid})`);
-          writeRunningRecord(config.stateDir, assignment.callId, { pgid, identity });
+          // Where the cgroup kills every process of the call, the next start's sweep of stale cgroups
+          // finds what a worker killed with -9 left; a file per call would only cost its write and unlink.
+          if (recorded) writeRunningRecord(config.stateDir, assignment.callId, { pgid, identity });
         },
         onStderrLine: (line) => timeline.append("stderr", line),
         onStderrTruncated: (kept, cause) => {
@@ -220,7 +225,7 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     const result = verdict.result === null ? null : plan.output === "text" ? JSON.stringify(verdict.result) : outcome.stdout.trim();
     await finish({ status: verdict.status, exitCode: verdict.exitCode, result, error: verdict.error, durationMs: Math.round(outcome.durationMs), stderrTruncated, sandbox });
   } finally {
-    await forgetRunningRecord(config.stateDir, assignment.callId);
+    if (recorded) await forgetRunningRecord(config.stateDir, assignment.callId);
     await cgroup.remove().catch((error: unknown) => console.error(`worker: removing the cgroup of call ${assignment.callId} failed:`, error));
   }
 }
@@ -249,7 +254,8 @@ function commandFor(
     const binds = [{ fd: openBindFd(snapshot.folder), target: plan.folder }];
     try {
       if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
-      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots));
+      // The launcher forks the call, never this process (see ProcessLauncher).
+      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots), { forkedHere: false });
       // bwrap's own working folder does not matter: it changes into the skill's folder inside.
       return { ...built, cwd: "/", bindFds: [...binds.map((bind) => bind.fd), ...built.openedFds] };
     } catch (error) {

@@ -13,11 +13,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let dir: string;
 let bundle: string;
+let executorBundle: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "inherited-fds-"));
   bundle = path.join(dir, "inherited-fds.mjs");
   await build({ entryPoints: [path.resolve(__dirname, "../../lib/server/executor/sandbox/inherited-fds.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "silent" });
+  executorBundle = path.join(dir, "executor.mjs");
+  await build({ entryPoints: [path.resolve(__dirname, "../../lib/server/executor/index.ts")], bundle: true, platform: "node", format: "esm", outfile: executorBundle, logLevel: "silent" });
+  fs.writeFileSync(
+    path.join(dir, "launcher-probe.mjs"),
+    [
+      `import { launchProcess, ProcessLauncher } from ${JSON.stringify(executorBundle)};`,
+      `const launcher = new ProcessLauncher();`,
+      `const spec = { command: "/bin/sh", args: ["-c", "ls /proc/$$/fd"], cwd: "/", env: { PATH: "/usr/bin:/bin" }, stdin: "", timeoutMs: 5000, killGraceMs: 200, exitDrainMs: 200, stdoutLimitBytes: 65536, stderrLimitBytes: 65536 };`,
+      `const running = await launchProcess(launcher, spec, {});`,
+      `const outcome = await running.done;`,
+      `const launcherFds = fs.readdirSync("/proc/" + launcher.pid + "/fd").map(Number).sort((a, b) => a - b);`,
+      `await launcher.close();`,
+      `console.log(JSON.stringify({ child: outcome.stdout.trim().split(/\\s+/).map(Number).sort((a, b) => a - b), launcherHas20or30: launcherFds.some((fd) => fd === 20 || fd === 30), stillHere: findInheritableFds() }));`,
+    ].join("\n").replace(/^/, `import fs from "node:fs";\nimport { findInheritableFds } from ${JSON.stringify(bundle)};\n`),
+  );
   fs.writeFileSync(
     path.join(dir, "probe.mjs"),
     [
@@ -42,5 +58,13 @@ describe("findInheritableFds", () => {
     const closeInherited = `for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null; fi; done`;
     const out = execFileSync("bash", ["-c", `${closeInherited}; exec 20</dev/null 30>${JSON.stringify(path.join(dir, "leak"))}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(dir, "probe.mjs"))}`], { encoding: "utf8" });
     expect(JSON.parse(out)).toEqual({ seen: [[20, 30], [20, 30], [20, 30], []], closed: [20, 30] });
+  });
+});
+
+describe("ProcessLauncher and inherited descriptors (the worker's calls skip the per-call check)", () => {
+  it("a call forked by the launcher holds only its stdio although the process that started the launcher still holds 20 and 30", () => {
+    const closeInherited = `for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null; fi; done`;
+    const out = execFileSync("bash", ["-c", `${closeInherited}; exec 20</dev/null 30>${JSON.stringify(path.join(dir, "leak2"))}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(dir, "launcher-probe.mjs"))}`], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({ child: [0, 1, 2], launcherHas20or30: false, stillHere: [20, 30] });
   });
 });

@@ -98,6 +98,16 @@ export class CallCgroup {
   }
 
   /**
+   * True when every process of the call, also one that left its process group, is killed through
+   * these cgroups: at the call's end and by sweepStaleCgroups at the next worker start, should the
+   * worker die with -9 (a v2 cgroup where the host kills by cgroup.kill, or a v1 freezer). Such a
+   * call needs no other record of its processes.
+   */
+  get killsEverything(): boolean {
+    return (this.host.kill === "cgroup-v2" && this.dirs.unified !== null) || (this.host.kill === "cgroup-v1-freezer" && this.dirs.freezer !== null);
+  }
+
+  /**
    * `command` prefixed so that it joins the call's cgroups before it execs anything (JOIN_SCRIPT, with
    * /bin/sh of the host), and, where a limit falls back to rlimits, runs under `prlimit --as=<bytes>
    * --nproc=<n>` (RLIMIT_NPROC counts every process of the sandbox uid, not only this call's). With
@@ -159,8 +169,12 @@ export class CallCgroup {
    * the skill has, and the final kill still takes them if it does not.
    */
   containment(): ProcessContainment {
-    const bwrap = realPathOrNull(this.host.bwrapPath);
-    const isBwrap = (pid: number) => bwrap !== null && realPathOrNull(`/proc/${pid}/exe`) === bwrap;
+    // Resolved only when a process is left to signal: a call whose processes all exited needs none.
+    let bwrap: string | null | undefined;
+    const isBwrap = (pid: number) => {
+      if (bwrap === undefined) bwrap = realPathOrNull(this.host.bwrapPath);
+      return bwrap !== null && realPathOrNull(`/proc/${pid}/exe`) === bwrap;
+    };
     return {
       terminate: async (graceMs) => {
         try {
@@ -221,10 +235,18 @@ function v2Controllers(host: SandboxHost, limits: SandboxLimits): string[] {
   return controllers;
 }
 
-/** Makes the parents (shared by the run's calls) and then the call's own cgroup, which must be new. */
+/**
+ * Makes the call's own cgroup, which must be new, and its parents (shared by the run's calls) only
+ * when they are missing: after the first call of a run the one mkdir is all it costs.
+ */
 function makeLeaf(dir: string): string {
-  makeCgroupDir(path.dirname(dir));
-  mkdirSync(dir);
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    makeCgroupDir(path.dirname(dir));
+    mkdirSync(dir);
+  }
   return dir;
 }
 

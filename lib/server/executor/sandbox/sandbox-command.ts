@@ -64,9 +64,12 @@ export interface SandboxedCommand {
  * /dev/, outside every root of `allowedRoots`, or to (or below) a hidden path — checked on real paths,
  * a symlink cannot smuggle a hidden folder in nor widen the allowance; a path of the request is not absolute and normalised; an env entry cannot be passed; this
  * process holds a descriptor without close-on-exec that the sandbox would inherit (see closeInheritableFds).
+ * That last check is skipped with `forkedHere: false`, for a command a ProcessLauncher forks: the
+ * launcher closed every such descriptor it inherited at its start and opens none, and this process's
+ * own descriptors never reach its children.
  */
-export function buildSandboxedCommand(host: SandboxHost, request: SandboxRequest): SandboxedCommand {
-  if (host.mode === "bwrap") {
+export function buildSandboxedCommand(host: SandboxHost, request: SandboxRequest, { forkedHere = true }: { forkedHere?: boolean } = {}): SandboxedCommand {
+  if (host.mode === "bwrap" && forkedHere) {
     const leaking = findInheritableFds();
     if (leaking.length > 0) throw new Error(inheritableFdsProblem(leaking));
   }
