@@ -16,7 +16,9 @@ function folderOf(stateDir: string): string {
 /**
  * Records a just-spawned call's process group in `<stateDir>/running/<callId>.json` (mode 0600),
  * synchronously inside the spawn hook, so a worker killed with -9 leaves its successor what to kill
- * (DESIGN.md: a worker that vanishes leaves no process behind). Failures are logged, never thrown.
+ * (DESIGN.md: a worker that vanishes leaves no process behind). Only for a call without a cgroup that
+ * kills all of it (CallCgroup.killsEverything): that cgroup is the record sweepStaleCgroups finds.
+ * Failures are logged, never thrown.
  */
 export function writeRunningRecord(stateDir: string, callId: string, record: RunningRecord): void {
   try {
