@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiRouter, matchRoute, sortRoutes, type ApiRoute } from "@/lib/server/http/api-router";
+import { jsonResponse } from "@/lib/server/http/stored-json";
 
 // The production API router (lib/server/http/api-router.ts) against a real node:http server, with
 // small route modules standing in for app/api's: matching as Next.js's app router does, methods,
@@ -20,6 +21,7 @@ const routes: ApiRoute[] = [
       DELETE: async () => new Response(null, { status: 204 }),
     }),
   },
+  { segments: ["api", "v1", "known"], load: () => ({ GET: async () => jsonResponse({ name: "é".repeat(3), n: 1 }, { status: 201, headers: { "x-kind": "known" } }) }) },
   { segments: ["api", "v1", "calls", "recent"], load: () => ({ GET: async () => Response.json({ route: "recent" }) }) },
   {
     segments: ["api", "v1", "echo"],
@@ -161,6 +163,18 @@ describe("serving", () => {
     expect(head.status).toBe(200);
     expect(head.body).toBe("");
     expect((await raw("DELETE", "/api/v1/calls/c-1")).status).toBe(204);
+  });
+
+  it("writes a one-string answer whole, with its byte length, and HEAD of it without a body", async () => {
+    const answer = await raw("GET", "/api/v1/known");
+    expect(answer.status).toBe(201);
+    expect(answer.body).toBe('{"name":"ééé","n":1}');
+    expect(answer.headers["content-length"]).toBe(String(Buffer.byteLength('{"name":"ééé","n":1}')));
+    expect(answer.headers["transfer-encoding"]).toBeUndefined();
+    expect(answer.headers["x-kind"]).toBe("known");
+    expect(answer.headers["content-type"]).toBe("application/json");
+    const head = await raw("HEAD", "/api/v1/known");
+    expect([head.status, head.body, head.headers["content-length"]]).toEqual([201, "", answer.headers["content-length"]]);
   });
 
   it("sends every Set-Cookie header", async () => {

@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { durable } from "../db-durability";
+import { knownBodyOf } from "./known-body";
 
 /** A route module of app/api: its HTTP method handlers, as Next.js's app router calls them. */
 export type RouteModule = Partial<Record<string, unknown>>;
@@ -164,7 +165,8 @@ const WRITE_TURN_MS = 4;
  * Streams a web Response into a node:http response (headers, status, body), the event loop turning at
  * least every WRITE_TURN_MS, and stops when the client leaves. The answer to a request that may have
  * written (`mayHaveWritten`: any method but GET and HEAD) waits until its commits are on disk
- * (durable()); a failed flush answers 500 instead.
+ * (durable()); a failed flush answers 500 instead. An answer made by stringResponse (every small
+ * jsonResponse) goes out in one write with its Content-Length, its body stream never read.
  */
 async function writeResponse(answer: Response, response: ServerResponse, headOnly: boolean, mayHaveWritten: boolean): Promise<void> {
   if (mayHaveWritten) {
@@ -186,6 +188,14 @@ async function writeResponse(answer: Response, response: ServerResponse, headOnl
   });
   const cookies = answer.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  const known = knownBodyOf(answer);
+  if (known !== undefined) {
+    headers["content-length"] = String(Buffer.byteLength(known));
+    response.writeHead(answer.status, headers);
+    if (headOnly) response.end();
+    else response.end(known);
+    return;
+  }
   response.writeHead(answer.status, headers);
   if (!answer.body || headOnly) {
     await answer.body?.cancel().catch(() => undefined);

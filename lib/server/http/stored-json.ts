@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { pieceEnd } from "../utf16-slices";
+import { stringResponse } from "./known-body";
 
 /**
  * JSON columns served without being parsed (issue 10 point 1). A call's args and result are stored
@@ -197,7 +198,7 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
     return sum + (typeof text === "string" ? text.length : Infinity);
   }, 0);
   if (inlineChars <= STREAM_PIECE_CHARS) {
-    return new Response(pieces.map((piece) => (typeof piece === "string" ? piece : (spliced[piece] as string))).join(""), { ...init, headers });
+    return stringResponse(pieces.map((piece) => (typeof piece === "string" ? piece : (spliced[piece] as string))).join(""), { ...init, headers });
   }
   const encoder = new TextEncoder();
   const chunks = answerPieces(pieces, spliced);
