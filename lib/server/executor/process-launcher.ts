@@ -37,8 +37,22 @@ for (const name of fs.readdirSync("/proc/self/fd")) {
 }
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => {});
 const children = new Map();
+// The cgroups of calls started here, kept past their first process's exit (what it left behind may
+// still run); forgotten once the worker removed them.
+const cgroups = new Set();
+const exists = (dir) => { try { fs.statSync(dir); return true; } catch { return false; } };
+const killCgroup = (paths) => {
+  if (paths.unified) { try { fs.writeFileSync(paths.unified + "/cgroup.kill", "1"); return; } catch {} }
+  if (!paths.freezer) return;
+  try {
+    fs.writeFileSync(paths.freezer + "/freezer.state", "FROZEN");
+    for (const pid of fs.readFileSync(paths.freezer + "/cgroup.procs", "utf8").split("\n")) { if (Number(pid) > 0) { try { process.kill(Number(pid), "SIGKILL"); } catch {} } }
+    fs.writeFileSync(paths.freezer + "/freezer.state", "THAWED");
+  } catch {}
+};
 process.on("disconnect", () => {
   for (const pid of children.values()) { try { process.kill(-pid, "SIGKILL"); } catch {} }
+  for (const paths of cgroups) killCgroup(paths);
   process.exit(0);
 });
 const errorOf = (error) => ({ code: error.code, errno: error.errno, syscall: error.syscall, path: error.path, message: String(error.message) });
@@ -49,6 +63,11 @@ process.on("message", (message) => {
   const opened = [];
   const closeOpened = () => { for (const fd of opened.splice(0)) { try { fs.closeSync(fd); } catch {} } };
   let child;
+  for (const paths of [...cgroups]) if (!exists(paths.unified || paths.freezer)) cgroups.delete(paths);
+  // A worker that died leaves this process to another parent: its pid, and so /proc/<pid>/fd, may
+  // be some other process's by now.
+  if (process.ppid !== worker) return send({ type: "failed", id, error: { message: "the worker that started the process launcher is gone" } });
+  if (message.killOnLoss && (message.killOnLoss.unified || message.killOnLoss.freezer)) cgroups.add(message.killOnLoss);
   try {
     for (const fd of message.extraFds) opened.push(fs.openSync("/proc/" + worker + "/fd/" + fd, O_PATH));
     child = spawn(message.command, message.args, { cwd: message.cwd, env: message.env, shell: false, detached: true, stdio: ["pipe", "pipe", "pipe", ...opened] });
@@ -77,6 +96,16 @@ process.on("message", (message) => {
   send({ type: "spawned", id, pid: child.pid });
 });
 `;
+
+/**
+ * Longest wait, in ms, for the launcher to answer a spawn (a fork takes milliseconds): past it the
+ * launcher counts as hung and is killed, which fails this launch and stops the calls it ran, so that
+ * no call waits for a spawn forever and a cancel takes effect.
+ */
+export const LAUNCH_ANSWER_MS = 10_000;
+
+/** Longest wait, in ms, for the launcher to exit once its channel closed (close()); then it is SIGKILLed. */
+export const LAUNCHER_CLOSE_MS = 2_000;
 
 /** What the launcher answers on its channel (LAUNCHER_SOURCE). */
 type LauncherMessage =
@@ -136,20 +165,38 @@ export class ProcessLauncher implements ChildLauncher {
     return new Promise<SpawnedChild>((resolve, reject) => {
       let settleExit: PendingLaunch["settleExit"] = () => undefined;
       const exited = new Promise<ChildExit>((resolveExit) => (settleExit = resolveExit));
-      this.pending.set(id, { resolve, reject, stdout: null, stderr: null, child: null, exited, settleExit });
-      launcher.send({ type: "spawn", id, command: request.command, args: request.args, cwd: request.cwd, env: request.env, stdin: request.stdin, extraFds: request.extraFds }, (error) => {
+      const timer = setTimeout(() => {
+        if (this.pending.get(id)?.child !== null) return;
+        this.fail(id, new Error(`the process launcher did not answer within ${LAUNCH_ANSWER_MS / 1000} s; it was stopped`));
+        launcher.kill("SIGKILL");
+      }, LAUNCH_ANSWER_MS);
+      const settled = <T>(settle: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        settle(value);
+      };
+      this.pending.set(id, { resolve: settled(resolve), reject: settled(reject), stdout: null, stderr: null, child: null, exited, settleExit });
+      launcher.send({ type: "spawn", id, command: request.command, args: request.args, cwd: request.cwd, env: request.env, stdin: request.stdin, extraFds: request.extraFds, killOnLoss: request.killOnLoss }, (error) => {
         if (error) this.fail(id, new Error(`the process launcher did not take the call's process: ${error.message}`));
       });
     });
   }
 
-  /** Closes the channel: the launcher kills what still runs of its children and exits. Resolves once it is gone. */
+  /**
+   * Closes the channel: the launcher kills what still runs of its children and exits. One that has not
+   * exited after LAUNCHER_CLOSE_MS (hung, stopped) is SIGKILLed. Resolves once it is gone.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
     const gone = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
     if (child.connected) child.disconnect();
-    await gone;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), LAUNCHER_CLOSE_MS)));
+    if ((await Promise.race([gone, late])) === "late") {
+      child.kill("SIGKILL");
+      await gone;
+    }
+    clearTimeout(timer);
   }
 
   private running(): ChildProcess {

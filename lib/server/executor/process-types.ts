@@ -52,6 +52,18 @@ export interface ProcessContainment {
    * is empty. Resolves with the pids that would not die (normally none); never rejects.
    */
   terminate(graceMs: number): Promise<{ remaining: number[] }>;
+  /**
+   * The cgroup a process launcher kills at once should the process that asked for the call vanish
+   * (ProcessLauncher: the worker killed with -9): `unified` for `cgroup.kill`, else `freezer` for a
+   * v1 freeze → SIGKILL → thaw. Absent where the containment kills nothing by cgroup.
+   */
+  killOnLoss?: CgroupKillPaths;
+}
+
+/** A call's cgroup directories a launcher can kill it through (see ProcessContainment.killOnLoss). */
+export interface CgroupKillPaths {
+  unified: string | null;
+  freezer: string | null;
 }
 
 /** Callbacks of a running process. They should not throw; an exception is logged and otherwise ignored. */
@@ -116,6 +128,8 @@ export interface LaunchRequest {
   env: Record<string, string>;
   stdin: string;
   extraFds: number[];
+  /** The call's cgroup, killed by the launcher when its channel closes (ProcessContainment.killOnLoss); null for none. */
+  killOnLoss: CgroupKillPaths | null;
 }
 
 /**

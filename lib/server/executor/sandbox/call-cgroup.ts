@@ -167,6 +167,10 @@ export class CallCgroup {
    * bwrap's own processes are spared the SIGTERM: bwrap dies of it at once, and --die-with-parent
    * then SIGKILLs the skill, which would never see its grace. Spared, they exit by themselves once
    * the skill has, and the final kill still takes them if it does not.
+   *
+   * Where these cgroups kill everything (killsEverything), `killOnLoss` names them to the process
+   * launcher, which kills them should the worker vanish mid-call (a setsid daemon of a host_pids
+   * call is in no process group the launcher could signal, nor in a PID namespace that dies with it).
    */
   containment(): ProcessContainment {
     // Resolved only when a process is left to signal: a call whose processes all exited needs none.
@@ -176,6 +180,7 @@ export class CallCgroup {
       return bwrap !== null && realPathOrNull(`/proc/${pid}/exe`) === bwrap;
     };
     return {
+      ...(this.killsEverything ? { killOnLoss: { unified: this.host.kill === "cgroup-v2" ? this.dirs.unified : null, freezer: this.host.kill === "cgroup-v1-freezer" ? this.dirs.freezer : null } } : {}),
       terminate: async (graceMs) => {
         try {
           return { remaining: await emptyCallCgroups(this.dirs, graceMs, isBwrap) };
