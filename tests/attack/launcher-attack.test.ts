@@ -20,23 +20,20 @@ import { requestCall, waitForStatus } from "../api/approvals-fixtures";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { testApiUrl, useOwnWorkers } from "../helpers/test-worker";
+import { processesWith } from "../helpers/host-processes";
 
 const BUNDLE = path.resolve(__dirname, "../../.worker/worker.mjs");
 let testConsole: TestConsole;
 const children: ChildProcess[] = [];
 let workerCount = 0;
 
-function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) pids.push(Number(name));
-    } catch {
-      // gone
-    }
+/** SIGCONT to a launcher a test stopped, if it still exists (the worker kills one that does not answer). */
+function resumeIfAlive(pid: number): void {
+  try {
+    process.kill(pid, "SIGCONT");
+  } catch {
+    // Killed meanwhile.
   }
-  return pids;
 }
 
 function childrenOf(pid: number): number[] {
@@ -242,10 +239,7 @@ describe("claim 4: the launcher cannot hang the worker", () => {
       expect(row.error).toBe("cannot start /bin/sh: the process launcher did not answer within 10 s; it was stopped");
       expect(fs.existsSync(`/proc/${launcher}`)).toBe(false);
     } finally {
-      // Killed by then (the worker gives up on a launcher that does not answer).
-      try {
-        process.kill(launcher, "SIGCONT");
-      } catch {}
+      resumeIfAlive(launcher);
     }
   }, 90_000);
 
@@ -260,14 +254,10 @@ describe("claim 4: the launcher cannot hang the worker", () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       worker.kill("SIGTERM");
       const exited = await Promise.race([new Promise((resolve) => worker.once("exit", () => resolve(true))), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
-      const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
       expect(exited).toBe(true);
       expect(fs.existsSync(`/proc/${launcher}`)).toBe(false);
     } finally {
-      // Killed by then (the worker gives up on a launcher that does not answer).
-      try {
-        process.kill(launcher, "SIGCONT");
-      } catch {}
+      resumeIfAlive(launcher);
     }
   }, 60_000);
 

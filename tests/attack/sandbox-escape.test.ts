@@ -14,25 +14,12 @@ import * as callRoute from "@/app/api/v1/calls/[id]/route";
 import { requestCall, waitForStatus } from "../api/approvals-fixtures";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { processesWith } from "../helpers/host-processes";
 
 const MARKER = `sandbox-escape-marker-${process.pid}`;
 let testConsole: TestConsole;
 let authSecret: string;
 let createdAuthSecret = false;
-
-/** Every process on the host whose command line contains `text`. */
-function processesWith(text: string): number[] {
-  const pids: number[] = [];
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").includes(text)) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
-}
 
 const ATTACK = `#!/usr/bin/env python3
 import json, os, signal, sys

@@ -17,25 +17,12 @@ import { requestCall, waitForStatus } from "../api/approvals-fixtures";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { testApiUrl, useOwnWorkers } from "../helpers/test-worker";
+import { processesWith } from "../helpers/host-processes";
 
 const BUNDLE = path.resolve(__dirname, "../../.worker/worker.mjs");
 let testConsole: TestConsole;
 let markers: string;
 const children: ChildProcess[] = [];
-
-/** Every process on the host whose command line contains `marker`. */
-function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
-}
 
 /** Starts the built worker program as its own process, its token on stdin (as scripts/worker.mjs does). */
 async function spawnWorker(name: string, sandbox = "bwrap", options: { stateOf?: string; output?: string[] } = {}): Promise<ChildProcess> {
