@@ -237,7 +237,8 @@ describe("claim 4: the launcher cannot hang the worker", () => {
       expect(status).toBe("failed");
       const row = await db().call.findUniqueOrThrow({ where: { id: call.id } });
       expect(row.error).toBe("cannot start /bin/sh: the process launcher did not answer within 10 s; it was stopped");
-      expect(fs.existsSync(`/proc/${launcher}`)).toBe(false);
+      // Killed; gone from /proc once the worker reaped it.
+      await expect.poll(() => fs.existsSync(`/proc/${launcher}`), { timeout: 5_000 }).toBe(false);
     } finally {
       resumeIfAlive(launcher);
     }
@@ -255,7 +256,8 @@ describe("claim 4: the launcher cannot hang the worker", () => {
       worker.kill("SIGTERM");
       const exited = await Promise.race([new Promise((resolve) => worker.once("exit", () => resolve(true))), new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
       expect(exited).toBe(true);
-      expect(fs.existsSync(`/proc/${launcher}`)).toBe(false);
+      // Killed; gone from /proc once the worker reaped it.
+      await expect.poll(() => fs.existsSync(`/proc/${launcher}`), { timeout: 5_000 }).toBe(false);
     } finally {
       resumeIfAlive(launcher);
     }

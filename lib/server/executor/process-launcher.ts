@@ -165,8 +165,8 @@ export class ProcessLauncher implements ChildLauncher {
     return new Promise<SpawnedChild>((resolve, reject) => {
       let settleExit: PendingLaunch["settleExit"] = () => undefined;
       const exited = new Promise<ChildExit>((resolveExit) => (settleExit = resolveExit));
+      // Cleared by the launch's resolve or reject: it fires only for a spawn still unanswered.
       const timer = setTimeout(() => {
-        if (this.pending.get(id)?.child !== null) return;
         this.fail(id, new Error(`the process launcher did not answer within ${LAUNCH_ANSWER_MS / 1000} s; it was stopped`));
         launcher.kill("SIGKILL");
       }, LAUNCH_ANSWER_MS);

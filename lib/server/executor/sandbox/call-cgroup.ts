@@ -1,7 +1,7 @@
 import { mkdirSync, readlinkSync, realpathSync, watch } from "node:fs";
 import path from "node:path";
 import { KILL_WAIT_MS } from "../process-group";
-import type { ProcessContainment } from "../process-types";
+import type { CgroupKillPaths, ProcessContainment } from "../process-types";
 import { makeCgroupDir, readControl, removeCgroupDir } from "./cgroup-fs";
 import { applyCpuLimit, applyMemoryLimit, applyPidsLimit, enableV2Controllers, memoryLimitHit, pidsLimitHit } from "./cgroup-limits";
 import { assertCgroupName } from "./cgroup-placement";
@@ -104,7 +104,14 @@ export class CallCgroup {
    * call needs no other record of its processes.
    */
   get killsEverything(): boolean {
-    return (this.host.kill === "cgroup-v2" && this.dirs.unified !== null) || (this.host.kill === "cgroup-v1-freezer" && this.dirs.freezer !== null);
+    return this.killPaths() !== null;
+  }
+
+  /** The cgroup that kills every process of the call (killsEverything), as a launcher is told it; null without one. */
+  private killPaths(): CgroupKillPaths | null {
+    if (this.host.kill === "cgroup-v2" && this.dirs.unified !== null) return { unified: this.dirs.unified, freezer: null };
+    if (this.host.kill === "cgroup-v1-freezer" && this.dirs.freezer !== null) return { unified: null, freezer: this.dirs.freezer };
+    return null;
   }
 
   /**
@@ -173,6 +180,7 @@ export class CallCgroup {
    * call is in no process group the launcher could signal, nor in a PID namespace that dies with it).
    */
   containment(): ProcessContainment {
+    const killOnLoss = this.killPaths();
     // Resolved only when a process is left to signal: a call whose processes all exited needs none.
     let bwrap: string | null | undefined;
     const isBwrap = (pid: number) => {
@@ -180,7 +188,7 @@ export class CallCgroup {
       return bwrap !== null && realPathOrNull(`/proc/${pid}/exe`) === bwrap;
     };
     return {
-      ...(this.killsEverything ? { killOnLoss: { unified: this.host.kill === "cgroup-v2" ? this.dirs.unified : null, freezer: this.host.kill === "cgroup-v1-freezer" ? this.dirs.freezer : null } } : {}),
+      ...(killOnLoss !== null ? { killOnLoss } : {}),
       terminate: async (graceMs) => {
         try {
           return { remaining: await emptyCallCgroups(this.dirs, graceMs, isBwrap) };
