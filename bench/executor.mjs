@@ -13,7 +13,7 @@
  * the call's phases from its own timestamps (createdAt, startedAt = the worker's spawn, endedAt).
  */
 import { request } from "./lib/http.mjs";
-import { findLauncherPid, readCpu, readRss } from "./lib/server.mjs";
+import { findLauncherPids, readCpu, readRss } from "./lib/server.mjs";
 import { fmt, median, percentile } from "./lib/stats.mjs";
 
 /** One console call of `skill` with `args`; throws unless it answered 200 and succeeded. */
@@ -39,15 +39,19 @@ export async function directRun(run, skillName) {
 
 /**
  * CPU (ms) of the console's server process and its local worker: each one's own, and the worker's
- * children. The worker's own includes its process launcher's (the child that forks its calls, alive
+ * children. The worker's own includes its process launchers' (the children that fork its calls, alive
  * all along, so never in the worker's waited-for children), and the worker's children are the
- * launcher's waited-for children: the calls' process trees.
+ * launchers' waited-for children: the calls' process trees.
  */
 export function consoleCpu(server) {
   const console = readCpu(server.pid);
   const worker = server.workerPid ? readCpu(server.workerPid) : { selfMs: NaN, childrenMs: NaN };
-  const launcherPid = findLauncherPid(server.workerPid);
-  const launcher = launcherPid ? readCpu(launcherPid) : { selfMs: 0, childrenMs: 0 };
+  const launcher = { selfMs: 0, childrenMs: 0 };
+  for (const pid of findLauncherPids(server.workerPid)) {
+    const cpu = readCpu(pid);
+    launcher.selfMs += cpu.selfMs;
+    launcher.childrenMs += cpu.childrenMs;
+  }
   return { console: console.selfMs, consoleChildren: console.childrenMs, worker: worker.selfMs + launcher.selfMs, workerChildren: worker.childrenMs + launcher.childrenMs };
 }
 
@@ -117,7 +121,7 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
     `executor: call phases (medians, ms-resolution stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, auth, validation, plan + digest, insert) · createdAt → startedAt ${median(phases.claim).toFixed(1)} ms (wake the claim poll, claim CAS, answer, worker re-plans + digests, snapshot, cgroup, bwrap spawn) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (process, cgroup removal, finish report in) · endedAt → response ${median(phases.finish).toFixed(1)} ms (waiter woken, re-read, JSON, HTTP out)`,
     `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: baseline process ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: baseline process ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
     `executor: spawn → group gone (ms) at p10/p25/p50/p75/p90: the worker's (console-recorded durationMs) ${[10, 25, 50, 75, 90].map((q) => fmt(p(recorded, q))).join("/")}; the direct sandboxed spawn's ${[10, 25, 50, 75, 90].map((q) => fmt(p(sandboxedProcess, q))).join("/")} (GROUP_POLL_MS is 25: a group or cgroup not yet empty when first checked costs a poll)`,
-    `executor: RSS (libuv forks, so a spawn costs more in a larger process; see the sandbox rows on the spawning process's size): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB (its process launcher, which forks the calls: ${fmt(readRss(findLauncherPid(server.workerPid)).rssMiB)} MiB), baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
+    `executor: RSS (libuv forks, so a spawn costs more in a larger process; see the sandbox rows on the spawning process's size): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB (its ${findLauncherPids(server.workerPid).length} process launchers, which fork the calls: ${findLauncherPids(server.workerPid).map((pid) => fmt(readRss(pid).rssMiB)).join(" + ")} MiB), baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
   ];
   return { rows, notes };
 }

@@ -52,7 +52,7 @@ import { benchExecutor } from "./executor.mjs";
 import { startDirectSpawner } from "./lib/direct-client.mjs";
 import { generateExecRoot, generateFleetRoot, generateNativeRoot } from "./lib/fixtures.mjs";
 import { request } from "./lib/http.mjs";
-import { childrenRunning, findLauncherPid, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
+import { childrenRunning, findLauncherPids, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
 import { benchSearch } from "./search.mjs";
@@ -258,7 +258,7 @@ async function stopConsole(server) {
 
 /**
  * Runs a long ticker call through the console and compares the argv of the bwrap its worker runs
- * (a child of the worker's process launcher, read from /proc) with the direct spawner's. Returns a note.
+ * (a child of one of the worker's process launchers, read from /proc) with the direct spawner's. Returns a note.
  */
 async function compareSandboxCommand(server, skill) {
   const bwrap = fs.realpathSync(spawner.bwrapPath);
@@ -266,7 +266,7 @@ async function compareSandboxCommand(server, skill) {
   if (started.status !== 202) return `sandbox command: could not start ${skill} (${started.status})`;
   let found = [];
   for (let i = 0; i < 100 && found.length === 0; i++) {
-    found = childrenRunning(findLauncherPid(server.workerPid), bwrap);
+    found = findLauncherPids(server.workerPid).flatMap((pid) => childrenRunning(pid, bwrap));
     if (found.length === 0) await delay(20);
   }
   await request(server.baseUrl, "GET", `/api/v1/calls/${started.json.call.id}`);

@@ -181,23 +181,24 @@ export function findWorkerPid(serverPid) {
 }
 
 /**
- * The pid of the worker's process launcher (lib/server/executor/process-launcher.ts: the child of the
- * worker `workerPid` that forks its calls, titled `skill-worker-launcher`), from /proc; null when none runs.
+ * The pids of the worker's process launchers (lib/server/executor/process-launcher.ts: the children of
+ * the worker `workerPid` that fork its calls, titled `skill-worker-launcher`), from /proc; [] when none runs.
  */
-export function findLauncherPid(workerPid) {
-  if (!workerPid) return null;
+export function findLauncherPids(workerPid) {
+  if (!workerPid) return [];
+  const found = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[1]) !== workerPid) continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").startsWith("skill-worker-launcher")) return Number(entry);
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").startsWith("skill-worker-launcher")) found.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
   }
-  return null;
+  return found;
 }
 
 /** Direct children of `pid` whose program is `exe` (realpath), with their argv, from /proc. */

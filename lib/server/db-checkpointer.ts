@@ -43,14 +43,16 @@ database.pragma("synchronous = NORMAL");
 let stopped = false;
 let timer = null;
 let lastLog = 0;
-const tick = () => {
+// asked: the id of the "now" request this checkpoint answers (0 for none), echoed in its report.
+const tick = (asked = 0) => {
   try {
     const [result] = database.pragma("wal_checkpoint(PASSIVE)");
     lastLog = result.log;
-    parentPort.postMessage({ checkpointed: result.checkpointed, log: result.log });
+    parentPort.postMessage({ checkpointed: result.checkpointed, log: result.log, asked });
   } catch (error) {
     // Busy or locked: another connection holds what the checkpoint needs; the next tick tries again.
-    if (!/BUSY|LOCKED/.test(String(error && error.code))) parentPort.postMessage({ failure: String(error && error.message) });
+    if (!/BUSY|LOCKED/.test(String(error && error.code))) parentPort.postMessage({ failure: String(error && error.message), asked });
+    else if (asked) parentPort.postMessage({ busy: true, asked });
   }
   // A long WAL is copied again soon: the console's connection restarts it after the next report.
   if (!stopped) timer = setTimeout(tick, lastLog > workerData.restartFrames ? workerData.intervalMs / 10 : workerData.intervalMs);
@@ -61,9 +63,9 @@ parentPort.on("message", (message) => {
     clearTimeout(timer);
     database.close();
     parentPort.close();
-  } else if (message === "now") {
+  } else if (message && typeof message.now === "number") {
     clearTimeout(timer);
-    tick();
+    tick(message.now);
   }
 });
 parentPort.postMessage({ ready: true });
@@ -88,11 +90,14 @@ interface CheckpointerState {
   /** noteWalSize asked the thread for a checkpoint now, not reported yet. */
   checkpointAsked: boolean;
   /** Called with each checkpoint's report (tests). */
-  listeners: Set<(report: CheckpointReport) => void>;
+  /** Told of each answer of the thread: the id of the "now" request it answers (0 for none) and its report, or why there is none. */
+  listeners: Set<(asked: number, report: CheckpointReport | "busy" | "failed") => void>;
+  /** The last id given to a checkpointNow request. */
+  lastAsked: number;
 }
 
 const STATE_KEY = Symbol.for("skill-console.db-checkpointer");
-const state: CheckpointerState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { worker: null, database: null, ready: false, connection: null, checkpointingHere: false, checkpointAsked: false, listeners: new Set() }) as CheckpointerState;
+const state: CheckpointerState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { worker: null, database: null, ready: false, connection: null, checkpointingHere: false, checkpointAsked: false, listeners: new Set(), lastAsked: 0 }) as CheckpointerState;
 
 function restoreAutocheckpoint(database: Database.Database, reason: string): void {
   console.error(`database: the checkpoint thread ${reason}; SQLite checkpoints the WAL inside commits again`);
@@ -136,7 +141,7 @@ export function noteWalSize(bytes: number): void {
   if (bytes <= WAL_KEPT_BYTES || state.worker === null || !state.ready || state.checkpointAsked) return;
   // The thread copies first (off the event loop); its report then has the connection copy the rest.
   state.checkpointAsked = true;
-  state.worker.postMessage("now");
+  state.worker.postMessage({ now: 0 });
 }
 
 /**
@@ -169,7 +174,7 @@ export function startCheckpointer(connection: SqliteConnection, file: string): v
     }
   }, START_MS);
   startTimer.unref();
-  worker.on("message", (message: { ready?: true; failure?: string } & Partial<CheckpointReport>) => {
+  worker.on("message", (message: { ready?: true; failure?: string; busy?: true; asked?: number } & Partial<CheckpointReport>) => {
     if (state.worker !== worker) return;
     if (message.ready) {
       ready = true;
@@ -177,12 +182,14 @@ export function startCheckpointer(connection: SqliteConnection, file: string): v
       clearTimeout(startTimer);
       database.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
       database.pragma("wal_autocheckpoint = 0");
-    } else if (message.failure !== undefined) console.error(`database: a WAL checkpoint failed: ${message.failure}`);
-    else {
+    } else if (message.failure !== undefined || message.busy) {
+      if (message.failure !== undefined) console.error(`database: a WAL checkpoint failed: ${message.failure}`);
+      for (const listener of state.listeners) listener(message.asked ?? 0, message.busy ? "busy" : "failed");
+    } else {
       const report = { log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 };
       state.checkpointAsked = false;
       if (report.log > WAL_RESTART_FRAMES) void checkpointHere(connection);
-      for (const listener of state.listeners) listener(report);
+      for (const listener of state.listeners) listener(message.asked ?? 0, report);
     }
   });
   const onDeath = (reason: string) => {
@@ -213,19 +220,28 @@ export function stopCheckpointer(): void {
 }
 
 /**
- * Resolves with the report of the thread's next checkpoint, asking for one at once (tests: the WAL is
- * copied without any commit of the console's paying for it). Rejects when no thread runs.
+ * Has the thread checkpoint now and resolves with the report of that very checkpoint — never of one
+ * that was already under way or reported (a periodic one, or one a commit asked for), which may predate
+ * the caller's writes; a checkpoint refused as busy is asked for again (tests: the WAL is copied
+ * without any commit of the console's paying for it). Rejects when no thread runs or it failed.
  */
 export function checkpointNow(): Promise<CheckpointReport> {
   const worker = state.worker;
   if (!worker) return Promise.reject(new Error("no checkpoint thread is running"));
-  return new Promise((resolve) => {
-    const listener = (report: CheckpointReport) => {
+  const id = (state.lastAsked = (state.lastAsked ?? 0) + 1);
+  return new Promise((resolve, reject) => {
+    const listener = (asked: number, report: CheckpointReport | "busy" | "failed") => {
+      if (asked !== id) return;
+      if (report === "busy") {
+        setTimeout(() => (state.worker === worker ? worker.postMessage({ now: id }) : undefined), 10);
+        return;
+      }
       state.listeners.delete(listener);
-      resolve(report);
+      if (report === "failed") reject(new Error("the WAL checkpoint failed (see the console's log)"));
+      else resolve(report);
     };
     state.listeners.add(listener);
-    worker.postMessage("now");
+    worker.postMessage({ now: id });
   });
 }
 

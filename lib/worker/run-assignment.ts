@@ -33,6 +33,12 @@ export interface RunningCall {
   lost: boolean;
   /** Resolves once the call's process is in its cgroups (CallCgroup.joined), or it never started; never rejects. */
   joined: Promise<void>;
+  /**
+   * Resolves once nothing of the call runs any more: its process group is gone (or it never started).
+   * Its slot of WORKER_CONCURRENCY is free from then on, while its end is still being reported and
+   * its cgroup removed; never rejects.
+   */
+  settled: Promise<void>;
   done: Promise<void>;
 }
 
@@ -71,6 +77,7 @@ export interface RunContext {
  */
 export function runAssignment(context: RunContext, assignment: CallAssignment): RunningCall {
   let markJoined = () => {};
+  let markSettled = () => {};
   const running: RunningCall = {
     callId: assignment.callId,
     skillDigest: assignment.skillDigest,
@@ -78,13 +85,17 @@ export function runAssignment(context: RunContext, assignment: CallAssignment): 
     stopReason: null,
     lost: false,
     joined: new Promise<void>((resolve) => (markJoined = resolve)),
+    settled: new Promise<void>((resolve) => (markSettled = resolve)),
     done: Promise.resolve(),
   };
-  running.done = execute(context, assignment, running, (joined) => void joined.then(markJoined))
+  running.done = execute(context, assignment, running, { onSpawned: (joined) => void joined.then(markJoined), onSettled: markSettled })
     .catch((error: unknown) => {
       console.error(`worker: call ${assignment.callId} failed unexpectedly:`, error);
     })
-    .finally(markJoined);
+    .finally(() => {
+      markJoined();
+      markSettled();
+    });
   return running;
 }
 
@@ -94,7 +105,12 @@ export function stopCall(running: RunningCall, status: "cancelled" | "interrupte
   running.process?.cancel();
 }
 
-async function execute(context: RunContext, assignment: CallAssignment, running: RunningCall, onSpawned: (joined: Promise<void>) => void): Promise<void> {
+async function execute(
+  context: RunContext,
+  assignment: CallAssignment,
+  running: RunningCall,
+  { onSpawned, onSettled }: { onSpawned: (joined: Promise<void>) => void; onSettled: () => void },
+): Promise<void> {
   const { config, host, client, workerId } = context;
   const timeline = new TimelineUploader(client, workerId, assignment.callId, (reason) => {
     running.lost = true;
@@ -206,6 +222,7 @@ async function execute(context: RunContext, assignment: CallAssignment, running:
     running.process = child;
     if (running.stopReason || running.lost) child.cancel();
     const outcome = await child.done;
+    onSettled();
     const limitHit = await cgroup.limitHit();
     const readLimits = { timeoutMs, stdoutLimitBytes: config.stdoutLimitBytes };
     const read = plan.output === "text" ? interpretScriptOutcome(outcome, readLimits) : interpretSubprocessOutcome(outcome, readLimits);

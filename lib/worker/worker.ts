@@ -2,7 +2,7 @@ import os from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import type { LeaseResponse, WorkerSession } from "@/lib/types/worker";
 import type { WorkerConfig } from "@/lib/server/env";
-import { ProcessLauncher } from "@/lib/server/executor";
+import { LauncherPool } from "@/lib/server/executor";
 import { sweepStaleCgroups } from "@/lib/server/executor/sandbox/call-cgroup";
 import { closeInheritableFds } from "@/lib/server/executor/sandbox/inherited-fds";
 import { cgroupJoinHintOfHost } from "@/lib/server/executor/sandbox/cgroup-placement";
@@ -26,6 +26,12 @@ export function workerCgroupName(name: string): string {
 /** When a worker rescans again after a drift, in ms after it (see Worker.afterDrift). */
 export const DRIFT_RECHECK_MS = [2_000, 10_000, 60_000] as const;
 
+/** How many process launchers fork a worker's calls (LauncherPool): two where there are two CPUs. */
+const LAUNCHERS = Math.min(2, os.availableParallelism());
+
+/** How long a stopping worker still waits for a spawn its launcher has not answered, in ms (then that launcher counts as hung). */
+const STOP_LAUNCH_ANSWER_MS = 1_000;
+
 /** A worker process's loop (DESIGN.md "Workers and the sandbox"). */
 export class Worker {
   private readonly client: ConsoleClient;
@@ -42,13 +48,13 @@ export class Worker {
   /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
   private snapshotProblem: string | null = null;
   /**
-   * Forks every call's process, so this process — which grows with the skills it holds — never forks
-   * (issue 9 point 6). Should it die, the calls it ran are stopped as interrupted; the next call starts
-   * a new one.
+   * Fork every call's process, so this process — which grows with the skills it holds — never forks
+   * (issue 9 point 6). Should one die, the calls it ran are stopped as interrupted; the next call it
+   * gets starts a new one.
    */
-  private readonly launcher = new ProcessLauncher((reason) => {
+  private readonly launchers = new LauncherPool(LAUNCHERS, (reason, pids) => {
     this.log(`worker: ${reason}; its calls are interrupted`);
-    for (const running of this.running.values()) if (running.process) stopCall(running, "interrupted", reason);
+    for (const running of this.running.values()) if (running.process && running.process.pid !== null && pids.includes(running.process.pid)) stopCall(running, "interrupted", reason);
   });
 
   /**
@@ -71,9 +77,9 @@ export class Worker {
     return this.session?.id ?? null;
   }
 
-  /** The pid of the process that forks this worker's calls, while it runs (tests, the benchmark). */
-  get launcherPid(): number | null {
-    return this.launcher.pid;
+  /** The pids of the processes that fork this worker's calls, while they run (tests, the benchmark). */
+  get launcherPids(): number[] {
+    return this.launchers.pids;
   }
 
   /** Ids of the calls running here now. */
@@ -106,7 +112,7 @@ export class Worker {
     this.snapshotProblem = snapshots.problem;
     if (snapshots.problem) this.log(`worker: sandboxed calls cannot run: ${snapshots.problem}`);
     await pruneSnapshots(snapshots.store, new Set(), SNAPSHOT_MAX_AGE_MS);
-    this.launcher.start();
+    this.launchers.start();
     this.catalog = await scanCatalog(config);
     this.session = await this.register();
     this.hiddenPaths = [...new Set([...config.sandboxHiddenPaths, ...(this.session.hiddenPaths ?? [])])].sort();
@@ -139,13 +145,16 @@ export class Worker {
     }
   }
 
-  /** Aborts the claim poll in flight when it asked for nothing (capacity 0): a slot just freed up. */
+  /** Calls whose processes may still run (RunningCall.settled not yet resolved): what WORKER_CONCURRENCY bounds. */
+  private occupied = 0;
+
+  /** The claim poll in flight when it asked for nothing (capacity 0): aborted when a slot frees up. */
   private idlePoll: AbortController | null = null;
 
   private async claimLoop(): Promise<void> {
     const session = this.session!;
     while (!this.stopping.signal.aborted) {
-      const capacity = Math.max(0, this.config.concurrency - this.running.size);
+      const capacity = Math.max(0, this.config.concurrency - this.occupied);
       // A poll that asks for no calls can be dropped at any time (it claims nothing, and cancels are
       // derived from the database again on the next poll and lease renewal); one that asks for calls
       // is never aborted, so a call claimed for it is never lost in an abandoned answer.
@@ -155,7 +164,7 @@ export class Worker {
         const answer = await this.client.claim(session.id, capacity, session.pollMs, AbortSignal.any([this.stopping.signal, poll.signal]));
         for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
         if (answer.rescan) void this.rescan();
-        const idle = this.running.size === 0;
+        const idle = this.occupied === 0;
         const started = answer.calls.map((assignment) => this.startCall(assignment));
         // With nothing else running, the next poll waits until the new calls' processes are in their
         // cgroups (at most JOIN_WAIT_MS): the console answering it kept the other CPU busy, and each
@@ -180,7 +189,7 @@ export class Worker {
         config: this.config,
         host: this.host!,
         client: this.client,
-        launcher: this.launcher,
+        launcher: this.launchers,
         workerId: this.session!.id,
         skill: (name) => this.catalog.skills.get(name),
         hiddenPaths: this.hiddenPaths,
@@ -190,10 +199,14 @@ export class Worker {
       assignment,
     );
     this.running.set(assignment.callId, running);
-    void running.done.finally(() => {
-      this.running.delete(assignment.callId);
+    this.occupied++;
+    // The slot frees once the call's processes are gone, before its end is reported: a poll for the
+    // next call is then open by the time its client, just answered, asks again.
+    void running.settled.then(() => {
+      this.occupied--;
       this.idlePoll?.abort();
     });
+    void running.done.finally(() => this.running.delete(assignment.callId));
     return running;
   }
 
@@ -294,10 +307,12 @@ export class Worker {
       const calls = [...this.running.values()];
       for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
       for (const running of calls) stopCall(running, "interrupted", reason);
+      // A spawn a launcher has not answered by now is not waited for the whole LAUNCH_ANSWER_MS.
+      this.launchers.hurry(STOP_LAUNCH_ANSWER_MS);
       await Promise.allSettled(calls.map((running) => running.done));
       await Promise.allSettled(this.loops);
       if (this.session) await this.client.goodbye(this.session.id).catch(() => undefined);
-      await this.launcher.close();
+      await this.launchers.close();
       this.client.close();
       this.stateLock?.release();
     })().finally(() => this.markStopped());

@@ -82,7 +82,10 @@ echo '{"spawned": 3}'`,
   );
   writeSkill(testConsole.root, "bomb", { name: "bomb", timeout_seconds: 3 }, "b() { b | b & }; b; sleep 5; echo '{}'");
   // The entry itself exits 0 with a result once its bomb hit the limit: the call must still fail.
-  writeSkill(testConsole.root, "bomb_ok", { name: "bomb_ok", timeout_seconds: 10 }, "(b() { b | b & }; b) 2>/dev/null; sleep 1; echo '{}'; exit 0");
+  // The entry waits its second with a builtin read on a FIFO it opened before the bomb: a `sleep` would
+  // need a fork, which bash retries with a growing back-off while the bomb holds every pid (past 10 s
+  // on a loaded machine: the call then timed out instead of exiting 0).
+  writeSkill(testConsole.root, "bomb_ok", { name: "bomb_ok", timeout_seconds: 10 }, "mkfifo /tmp/wait; exec 9<>/tmp/wait; (b() { b | b & }; b) 2>/dev/null; read -t 1 -u 9; echo '{}'; exit 0");
   writeSkill(testConsole.root, "hog", { name: "hog", timeout_seconds: 20 }, `/usr/bin/python3 -c 'b = b"x" * (4 * 1024 ** 3); print(len(b))' >&2; echo '{}'`);
 });
 

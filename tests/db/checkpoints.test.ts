@@ -43,6 +43,20 @@ describe("WAL checkpoints", () => {
     expect(fs.statSync(`${testConsole.databaseFile}-wal`).size).toBeLessThan(copied.log * 4096 * 1.5);
   });
 
+  it("checkpointNow answers with the report of its own checkpoint, never of one asked for before it (under load, a stale report left the WAL unrestarted)", async () => {
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    writeRows(1500);
+    const first = checkpointNow();
+    // Written after the first request: only a checkpoint asked for afterwards is sure to copy them.
+    writeRows(300);
+    const wal = fs.statSync(`${testConsole.databaseFile}-wal`).size;
+    const second = await checkpointNow();
+    expect(second).not.toBe(await first);
+    // Every frame of the WAL as it is now (32-byte header, 24-byte frame headers, 4 KiB pages), copied.
+    expect(second.log).toBe((wal - 32) / (24 + 4096));
+    expect(second.checkpointed).toBe(second.log);
+  });
+
   it("keep the WAL bounded under writes that never pause (a refusal flood grew it to 1.2 GB), and cut its file back", async () => {
     await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
     const wal = `${testConsole.databaseFile}-wal`;

@@ -1,7 +1,8 @@
 /**
  * Exactly once (DESIGN.md "Claiming": the claim is a compare-and-set in the database): 200 calls
  * requested at once with two workers polling for them run once each — every call leaves exactly one
- * marker line, named by its own nonce — and each is claimed, started and finished once in the audit.
+ * marker line, named by its own nonce — and each is claimed, started and finished once in the audit;
+ * and no worker runs more than its WORKER_CONCURRENCY at once.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,7 +27,8 @@ beforeAll(async () => {
     testConsole.root,
     "mark",
     { name: "mark", env_allow: ["MARKER_DIR"], schema: { type: "object", required: ["nonce"], properties: { nonce: { type: "string", pattern: "^[0-9]+$" } } } },
-    'nonce=$(sed -E \'s/.*"nonce":"([0-9]+)".*/\\1/\'); echo "$$" >> "$MARKER_DIR/run-$nonce"; echo "{\\"nonce\\": \\"$nonce\\"}"',
+    // One line per run: its pid, and when it started and ended (ns), to count the runs at once per worker.
+    'nonce=$(sed -E \'s/.*"nonce":"([0-9]+)".*/\\1/\'); start=$(date +%s%N); sleep 0.05; echo "$$ $start $(date +%s%N)" >> "$MARKER_DIR/run-$nonce"; echo "{\\"nonce\\": \\"$nonce\\"}"',
   );
   await startTestWorker({ WORKER_NAME: "first", WORKER_CONCURRENCY: "8" });
   await startTestWorker({ WORKER_NAME: "second", WORKER_CONCURRENCY: "8" });
@@ -52,6 +54,19 @@ describe("200 concurrent calls and two workers", () => {
       const rows = await db().auditEvent.groupBy({ by: ["callId"], where: { action, callId: { in: ids } }, _count: true });
       expect(rows, action).toHaveLength(CALLS);
       expect(rows.every((row) => row._count === 1), action).toBe(true);
+    }
+    // WORKER_CONCURRENCY holds on each worker: never more than 8 of its runs at once (a slot frees
+    // when a call's processes are gone, before its end is reported).
+    for (const worker of ["first", "second"]) {
+      const spans = answers
+        .filter((answer) => answer.call.worker === worker)
+        .map((answer) => fs.readFileSync(path.join(markers, `run-${(answer.call.args as { nonce: string }).nonce}`), "utf8").trim().split(" ").slice(1).map(BigInt));
+      const edges = spans.flatMap(([start, end]) => [{ at: start!, step: 1 }, { at: end!, step: -1 }]).sort((a, b) => (a.at === b.at ? a.step - b.step : a.at < b.at ? -1 : 1));
+      let running = 0;
+      let most = 0;
+      for (const edge of edges) most = Math.max(most, (running += edge.step));
+      expect(most, worker).toBeGreaterThan(1);
+      expect(most, worker).toBeLessThanOrEqual(8);
     }
     // Both workers took part.
     const byWorker = await db().call.groupBy({ by: ["workerName"], where: { id: { in: ids } }, _count: true });

@@ -3,7 +3,7 @@
  * (seed 000)"). See each file for the rule it implements.
  */
 export { launchProcess, startProcess } from "./start-process";
-export { ProcessLauncher } from "./process-launcher";
+export { LauncherPool, ProcessLauncher } from "./process-launcher";
 export type { ChildLauncher, LaunchRequest, ProcessEnd, ProcessHooks, ProcessOutcome, ProcessSpec, RunningProcess, SpawnedChild } from "./process-types";
 export { readProcessIdentity, readBootId, type ProcessIdentity } from "./process-identity";
 export { killOrphanGroup, type OrphanGroupResult } from "./orphan-group";

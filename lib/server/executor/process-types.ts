@@ -130,6 +130,11 @@ export interface LaunchRequest {
   extraFds: number[];
   /** The call's cgroup, killed by the launcher when its channel closes (ProcessContainment.killOnLoss); null for none. */
   killOnLoss: CgroupKillPaths | null;
+  /**
+   * Most bytes of each stream the launcher forwards (the spec's stdoutLimitBytes and stderrLimitBytes):
+   * past them, plus the chunk that crosses them, it reads and drops what the child writes.
+   */
+  forwardBytes: { stdout: number; stderr: number };
 }
 
 /**

@@ -59,7 +59,16 @@ export async function launchProcess(launcher: ChildLauncher, spec: ProcessSpec, 
   const startedAt = performance.now();
   let child: SpawnedChild;
   try {
-    child = await launcher.launch({ command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, extraFds: spec.extraFds ?? [], killOnLoss: spec.containment?.killOnLoss ?? null });
+    child = await launcher.launch({
+      command: spec.command,
+      args: spec.args,
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: spec.stdin,
+      extraFds: spec.extraFds ?? [],
+      killOnLoss: spec.containment?.killOnLoss ?? null,
+      forwardBytes: { stdout: spec.stdoutLimitBytes, stderr: spec.stderrLimitBytes },
+    });
   } catch (error) {
     return failedStart(Promise.resolve(error), spec, startedAt);
   }
