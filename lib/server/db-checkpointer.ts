@@ -47,8 +47,14 @@ let lastLog = 0;
 const tick = (asked = 0) => {
   try {
     const [result] = database.pragma("wal_checkpoint(PASSIVE)");
-    lastLog = result.log;
-    parentPort.postMessage({ checkpointed: result.checkpointed, log: result.log, asked });
+    // SQLITE_BUSY comes back as a row, not an error: busy 1 with log and checkpointed -1 (another
+    // connection was checkpointing or restarting the WAL). Nothing was copied; like a thrown busy.
+    if (result.log < 0) {
+      if (asked) parentPort.postMessage({ busy: true, asked });
+    } else {
+      lastLog = result.log;
+      parentPort.postMessage({ checkpointed: result.checkpointed, log: result.log, asked });
+    }
   } catch (error) {
     // Busy or locked: another connection holds what the checkpoint needs; the next tick tries again.
     if (!/BUSY|LOCKED/.test(String(error && error.code))) parentPort.postMessage({ failure: String(error && error.message), asked });

@@ -57,6 +57,21 @@ describe("WAL checkpoints", () => {
     expect(second.checkpointed).toBe(second.log);
   });
 
+  it("checkpointNow asks again when another connection's checkpoint holds the WAL (SQLite answers busy as a row, log -1), never resolving with that non-report", async () => {
+    await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
+    const console = openSqliteConnection()!.database;
+    for (let round = 0; round < 5; round++) {
+      writeRows(1500);
+      const report = checkpointNow();
+      // The console's connection checkpoints the same 1,500 frames at once, synchronously: the thread's
+      // checkpoint, woken by the message just posted, finds the checkpoint lock taken.
+      console.pragma("wal_checkpoint(PASSIVE)");
+      const answered = await report;
+      expect(answered.log).toBeGreaterThanOrEqual(1500);
+      expect(answered.checkpointed).toBe(answered.log);
+    }
+  });
+
   it("keep the WAL bounded under writes that never pause (a refusal flood grew it to 1.2 GB), and cut its file back", async () => {
     await expect.poll(() => checkpointerRunning(), { timeout: 10_000 }).toBe(true);
     const wal = `${testConsole.databaseFile}-wal`;
