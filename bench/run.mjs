@@ -36,7 +36,7 @@
  *                            each call's cgroup join costs (lib/server/executor/sandbox/cgroup-placement.ts
  *                            cgroupJoinHint); results.md is not written by such a run
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
- *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
+ *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_THROUGHPUT_ROUNDS=4 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
  *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300 BENCH_SOAK_CLIENTS=32 BENCH_SOAK_S=600
  * The machine should be quiet: the suite prints the load average at start and end.
  */
@@ -85,6 +85,7 @@ const settings = {
   throughputMs: envInt("BENCH_THROUGHPUT_S", 60) * 1000,
   baselineMs: envInt("BENCH_BASELINE_S", 10) * 1000,
   maxCalls: envInt("BENCH_MAX_CALLS", 20_000),
+  throughputRounds: envInt("BENCH_THROUGHPUT_ROUNDS", 4),
   stderrLines: envInt("BENCH_STDERR_LINES", 200),
   stderrIntervalMs: envInt("BENCH_STDERR_INTERVAL_MS", 5),
   stderrRuns: envInt("BENCH_STDERR_RUNS", 3),
@@ -369,7 +370,7 @@ async function main() {
     await run("loader", pids, () => benchLoader({ server, roots: [execRoot, fleetRoot], expected: skillCount + 2, reps: settings.loaderReps, budgetMs: settings.loaderBudgetMs, quietMs: profileDir ? 60 : 10 }));
     await run("executor", pids, () => benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup }));
     await run("throughput", pids, () =>
-      benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls }),
+      benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds }),
     );
     await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
     await cutProfiles(pids, "shutdown");

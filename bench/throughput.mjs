@@ -9,7 +9,8 @@
  * Baseline: C concurrent direct sandboxed spawns of the same skill in the baseline process
  * (bench/lib/direct-spawner-process.ts, exactly as the worker spawns), spawns/s and CPU per spawn
  * (that process plus its children, from /proc like the worker's); and C concurrent plain spawns, for
- * the sandbox's own cost under load.
+ * the sandbox's own cost under load. The three alternate in `rounds` rounds (BENCH_THROUGHPUT_ROUNDS,
+ * default 4), each a `rounds`-th of its duration, so a drift of the host's load falls on both sides.
  */
 import { consoleCpu, directRun } from "./executor.mjs";
 import { request } from "./lib/http.mjs";
@@ -50,12 +51,10 @@ async function spawnerSizeCost(spawner, skill, workerRssMiB, runs = 100) {
 }
 
 /** Runs the throughput benchmark; returns `{ rows, notes }`. */
-export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls }) {
+export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls, rounds = 4 }) {
   // A few calls first, so the phase does not start with routes compiling or the worker's first claim.
   for (let i = 0; i < clients; i++) await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
   const rss0 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
-  const cpu0 = consoleCpu(server);
-  const benchCpu0 = ownCpu();
   let errors = 0;
   let succeeded = 0;
   const latencies = [];
@@ -66,27 +65,54 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
   };
   // RSS of both processes every second while the clients run, to tell growth from a one-off step.
   const rssSamples = [];
-  const sampler = setInterval(() => rssSamples.push({ console: readRss(server.pid).rssMiB, worker: readRss(server.workerPid).rssMiB }), 1000);
-  const consoleRun = await runConcurrently(clients, durationMs, maxCalls, async () => {
-    try {
-      const answer = await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
-      latencies.push(answer.ms);
-      if (answer.status === 200 && answer.json?.call?.status === "succeeded") succeeded++;
-      else countError(`${answer.status} ${answer.json?.call?.status ?? answer.json?.error?.code ?? ""}`.trim());
-    } catch (error) {
-      countError(String(error.message).slice(0, 80));
-    }
+  const consoleRound = async (roundMs, roundCalls) => {
+    const cpuBefore = consoleCpu(server);
+    const benchCpuBefore = ownCpu();
+    const succeededBefore = succeeded;
+    const sampler = setInterval(() => rssSamples.push({ console: readRss(server.pid).rssMiB, worker: readRss(server.workerPid).rssMiB }), 1000);
+    const run = await runConcurrently(clients, roundMs, roundCalls, async () => {
+      try {
+        const answer = await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
+        latencies.push(answer.ms);
+        if (answer.status === 200 && answer.json?.call?.status === "succeeded") succeeded++;
+        else countError(`${answer.status} ${answer.json?.call?.status ?? answer.json?.error?.code ?? ""}`.trim());
+      } catch (error) {
+        countError(String(error.message).slice(0, 80));
+      }
+    });
+    clearInterval(sampler);
+    return { elapsedMs: run.elapsedMs, done: succeeded - succeededBefore, cpu: minus(consoleCpu(server), cpuBefore), benchCpu: minus(ownCpu(), benchCpuBefore) };
+  };
+  const spawnerRss0 = spawner.rss();
+  // The console's calls and the direct spawns alternate in `rounds` rounds (console, sandboxed, plain
+  // each time) rather than running as three blocks: whatever else the host does drifts over a minute
+  // (the sandboxed baseline moved between 95 and 176 spawns/s from one run to the next), and a block
+  // design puts all of a drift on one side of the ratio.
+  const consoleRuns = [];
+  const sandboxedRuns = [];
+  const plainRuns = [];
+  for (let round = 0; round < rounds; round++) {
+    consoleRuns.push(await consoleRound(durationMs / rounds, Math.ceil(maxCalls / rounds)));
+    sandboxedRuns.push(await directLoad(spawner, "sandboxed", skill, clients, baselineDurationMs / rounds, Math.ceil(maxCalls / rounds)));
+    plainRuns.push(await directLoad(spawner, "plain", skill, clients, baselineDurationMs / rounds, Math.ceil(maxCalls / rounds)));
+  }
+  const spawnerRss1 = spawner.rss();
+  const sum = (runs, pick) => runs.reduce((total, run) => total + pick(run), 0);
+  const cpu = Object.fromEntries(Object.keys(consoleRuns[0].cpu).map((key) => [key, sum(consoleRuns, (run) => run.cpu[key])]));
+  const consoleRun = { elapsedMs: sum(consoleRuns, (run) => run.elapsedMs) };
+  const totalOf = (runs) => ({
+    done: sum(runs, (run) => run.done),
+    errors: sum(runs, (run) => run.errors),
+    elapsedMs: sum(runs, (run) => run.elapsedMs),
+    latencies: runs.flatMap((run) => run.latencies),
+    cpu: { selfMs: sum(runs, (run) => run.cpu.selfMs), childrenMs: sum(runs, (run) => run.cpu.childrenMs) },
   });
-  clearInterval(sampler);
-  const cpu = minus(consoleCpu(server), cpu0);
-  const benchCpu = minus(ownCpu(), benchCpu0);
+  const sandboxed = totalOf(sandboxedRuns);
+  const plain = totalOf(plainRuns);
+  const benchCpu = { selfMs: sum(consoleRuns, (run) => run.benchCpu.selfMs) };
   const rss1 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
   const workerAlive = Number.isFinite(readRss(server.workerPid).rssMiB);
-
-  const spawnerRss0 = spawner.rss();
-  const sandboxed = await directLoad(spawner, "sandboxed", skill, clients, baselineDurationMs, maxCalls);
-  const plain = await directLoad(spawner, "plain", skill, clients, baselineDurationMs, maxCalls);
-  const spawnerRss1 = spawner.rss();
+  const roundRatios = consoleRuns.map((run, i) => run.done / run.elapsedMs / (sandboxedRuns[i].done / sandboxedRuns[i].elapsedMs));
 
   const size = await spawnerSizeCost(spawner, skill, readRss(server.workerPid).rssMiB);
 
@@ -131,7 +157,7 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
     );
   }
   const notes = [
-    `throughput: console ${succeeded} calls (${errors} errors) in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s; direct sandboxed ${sandboxed.done} spawns (${sandboxed.errors} failed) and plain ${plain.done} (${plain.errors} failed) in ${(baselineDurationMs / 1000).toFixed(0)} s each`,
+    `throughput: console ${succeeded} calls (${errors} errors) in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s; direct sandboxed ${sandboxed.done} spawns (${sandboxed.errors} failed) and plain ${plain.done} (${plain.errors} failed) in ${(baselineDurationMs / 1000).toFixed(0)} s each; in ${rounds} alternating rounds, whose calls/s ÷ spawns/s were ${roundRatios.map((ratio) => ratio.toFixed(2)).join(", ")}`,
     `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: baseline process ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: baseline process ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}; baseline process RSS ${fmt(spawnerRss0.rssMiB)} → ${fmt(spawnerRss1.rssMiB)} MiB`,
     `throughput: console pid ${server.pid} RSS ${fmt(rss0.console.rssMiB)} → ${fmt(rss1.console.rssMiB)} MiB (peak VmHWM ${fmt(rss1.console.hwmMiB)}); worker pid ${server.workerPid} RSS ${fmt(rss0.worker.rssMiB)} → ${fmt(rss1.worker.rssMiB)} MiB (peak ${fmt(rss1.worker.hwmMiB)})${workerAlive ? "" : " — the worker was gone at the end (restarted?)"}`,
   ];
