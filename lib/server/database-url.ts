@@ -22,6 +22,15 @@ export function resolveDatabaseUrl(raw: string | undefined): string {
   return `file:${filePath}`;
 }
 
+/**
+ * Whether `url` names a PostgreSQL database (`postgresql://` or `postgres://`, DESIGN.md "Several
+ * replicas"). The Prisma CLI migrates such a database with prisma/postgresql/ (prisma.config.ts); the
+ * console itself does not run on one yet (resolveDatabaseUrl refuses it).
+ */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
 /** Returns the filesystem path of a resolved `file:` URL. */
 export function sqlitePathOf(url: string): string {
   return url.slice("file:".length);

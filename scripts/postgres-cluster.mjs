@@ -1,0 +1,127 @@
+/**
+ * A throwaway PostgreSQL cluster in a temp folder, for tests, CI and the benchmark (DESIGN.md machine
+ * facts: "tests and CI start their own cluster in a temp folder (initdb, pg_ctl)"; never a server that
+ * happens to run already). Uses Debian's PostgreSQL binaries (package `postgresql`, found under
+ * /usr/lib/postgresql/<version>/bin, the newest first, else on PATH). PostgreSQL refuses to run as
+ * root, so under root the cluster's programs run as the `postgres` user the Debian package creates
+ * (setpriv), in a folder that user owns.
+ *
+ * The server listens on 127.0.0.1 at a free port and on a Unix socket in the cluster's folder, with
+ * trust authentication for the local user `console` (the cluster is private to the process that made
+ * it: its folder is mode 0700 and only loopback connects).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** The database user the cluster is made with (the superuser; trust authentication). */
+export const CLUSTER_USER = "console";
+
+/** Longest pg_ctl waits for the server to start or stop, in seconds. */
+const PG_CTL_WAIT_S = 60;
+
+/**
+ * The folder of Debian's PostgreSQL programs (initdb, pg_ctl, postgres): the newest
+ * /usr/lib/postgresql/<version>/bin that has them, else the folder of `initdb` on PATH. Throws an
+ * Error naming the Debian package when there is none.
+ */
+export function postgresBinDir() {
+  const root = "/usr/lib/postgresql";
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((name) => /^\d+$/.test(name) && fs.existsSync(path.join(root, name, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length > 0) return path.join(root, versions[0], "bin");
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, "initdb")) && fs.existsSync(path.join(dir, "pg_ctl"))) return dir;
+  }
+  throw new Error("PostgreSQL's server programs (initdb, pg_ctl) are not installed: apt-get install postgresql");
+}
+
+/** A free TCP port on 127.0.0.1 (bound and released; the cluster takes it right after). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** uid and gid of `name` from /etc/passwd, or null. */
+function systemUser(name) {
+  const line = fs
+    .readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`${name}:`));
+  if (!line) return null;
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/**
+ * Starts a new PostgreSQL cluster in a fresh temp folder (under `parent`, default the system temp
+ * folder) and creates `database` (default `console`) in it. `durable: false` (the default, for tests)
+ * turns fsync and synchronous_commit off: a test's cluster is thrown away, and with them on every
+ * commit waits for the disk; the benchmark asks for `durable: true` to measure what an operator runs.
+ * Resolves `{ url, port, dir, socketDir, user, database, log, stop() }`: `url` is a
+ * `postgresql://console@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
+ * and removes the folder, and is idempotent. Rejects with the server's log when it does not start.
+ */
+export async function startPostgresCluster({ parent = os.tmpdir(), database = CLUSTER_USER, durable = false } = {}) {
+  const bin = postgresBinDir();
+  const dir = fs.mkdtempSync(path.join(parent, "skill-console-pg-"));
+  const dataDir = path.join(dir, "data");
+  const log = path.join(dir, "server.log");
+  const runAs = process.getuid?.() === 0 ? systemUser("postgres") : null;
+  if (process.getuid?.() === 0 && !runAs) throw new Error("PostgreSQL does not run as root and there is no postgres user (apt-get install postgresql creates it)");
+  if (runAs) fs.chownSync(dir, runAs.uid, runAs.gid);
+  fs.chmodSync(dir, 0o700);
+  const run = (program, args) => {
+    const [command, argv] = runAs
+      ? ["setpriv", [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, "--clear-groups", "--", path.join(bin, program), ...args]]
+      : [path.join(bin, program), args];
+    return execFileSync(command, argv, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", TZ: "UTC" } });
+  };
+  let started = false;
+  const stop = () => {
+    if (started) {
+      started = false;
+      try {
+        run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", String(PG_CTL_WAIT_S), "stop"]);
+      } catch {
+        // Already gone (killed by a test): only the folder is left to remove.
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run("initdb", ["-D", dataDir, "-U", CLUSTER_USER, "-A", "trust", "-E", "UTF8", "--locale=C", ...(durable ? [] : ["--no-sync"])]);
+    const port = await freePort();
+    const settings = [
+      `port = ${port}`,
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${dir}'`,
+      "max_connections = 200",
+      "timezone = 'UTC'",
+      ...(durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
+    ];
+    fs.appendFileSync(path.join(dataDir, "postgresql.conf"), `\n# skill console test cluster\n${settings.join("\n")}\n`);
+    run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
+    started = true;
+    if (database !== "postgres") run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${database}"`]);
+    return { url: `postgresql://${CLUSTER_USER}@127.0.0.1:${port}/${database}`, port, dir, socketDir: dir, user: CLUSTER_USER, database, log, stop };
+  } catch (error) {
+    const serverLog = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-4000) : "";
+    stop();
+    const stderr = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";
+    throw new Error(`the PostgreSQL cluster did not start: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}\n${stderr}${serverLog}`);
+  }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/**
+ * The PostgreSQL copy of the Prisma schema (DESIGN.md "Several replicas": "one Prisma schema per
+ * provider", the same models on both). prisma/schema.prisma is the one that is edited; this derives
+ * prisma/postgresql/schema.prisma from it (the datasource's provider, a header saying where it comes
+ * from), and tests/db/postgres-migrations.test.ts fails when the committed copy is not what this
+ * derives. After editing the models: `node scripts/postgres-schema.mjs`, then write both migrations
+ * (README "Development": the SQLite one with `prisma migrate diff … --to-schema-datamodel
+ * prisma/schema.prisma`, the PostgreSQL one the same way against prisma/postgresql/).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Where the PostgreSQL schema and its migrations live (prisma.config.ts picks them for a postgresql:// DATABASE_URL). */
+export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgresql", "schema.prisma");
+
+const HEADER = "// GENERATED from prisma/schema.prisma by scripts/postgres-schema.mjs: edit that file, then run the script.\n";
+
+/**
+ * The PostgreSQL schema text for the SQLite schema text `source`: the same text with the datasource's
+ * provider set to "postgresql", after a header. Throws when `source` has no `provider = "sqlite"`
+ * datasource line to replace (the derivation would silently copy a schema it does not understand).
+ */
+export function postgresSchemaOf(source) {
+  const datasource = /(datasource\s+db\s*\{[^}]*?provider\s*=\s*)"sqlite"/;
+  if (!datasource.test(source)) throw new Error('prisma/schema.prisma has no datasource db with provider = "sqlite"');
+  return HEADER + source.replace(datasource, '$1"postgresql"');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const text = postgresSchemaOf(fs.readFileSync(path.join(root, "prisma", "schema.prisma"), "utf8"));
+  fs.mkdirSync(path.dirname(POSTGRES_SCHEMA), { recursive: true });
+  fs.writeFileSync(POSTGRES_SCHEMA, text);
+  console.log(`postgres-schema: wrote ${path.relative(root, POSTGRES_SCHEMA)}`);
+}
