@@ -70,8 +70,8 @@ function systemUser(name) {
  * Starts a new PostgreSQL cluster in a fresh temp folder (under `parent`, default the system temp
  * folder) and creates `database` (default `console`) in it. `durable: false` (the default, for tests)
  * turns fsync and synchronous_commit off: a test's cluster is thrown away, and with them on every
- * commit waits for the disk; the benchmark asks for `durable: true` to measure what an operator runs.
- * Resolves `{ url, port, dir, socketDir, user, database, log, stop() }`: `url` is a
+ * commit waits for the disk; a benchmark should ask for `durable: true` to measure what an operator runs.
+ * Resolves `{ url, port, dir, user, database, log, stop() }` (`dir` is also where its Unix socket is): `url` is a
  * `postgresql://console@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
  * and removes the folder, and is idempotent. Rejects with the server's log when it does not start.
  */
@@ -117,7 +117,7 @@ export async function startPostgresCluster({ parent = os.tmpdir(), database = CL
     run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
     started = true;
     if (database !== "postgres") run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${database}"`]);
-    return { url: `postgresql://${CLUSTER_USER}@127.0.0.1:${port}/${database}`, port, dir, socketDir: dir, user: CLUSTER_USER, database, log, stop };
+    return { url: `postgresql://${CLUSTER_USER}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop };
   } catch (error) {
     const serverLog = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-4000) : "";
     stop();

@@ -5,7 +5,7 @@
  * prisma/postgresql/schema.prisma from it (the datasource's provider, a header saying where it comes
  * from), and tests/db/postgres-migrations.test.ts fails when the committed copy is not what this
  * derives. After editing the models: `node scripts/postgres-schema.mjs`, then write both migrations
- * (README "Development": the SQLite one with `prisma migrate diff … --to-schema-datamodel
+ * (README, after the Development table: the SQLite one with `prisma migrate diff … --to-schema-datamodel
  * prisma/schema.prisma`, the PostgreSQL one the same way against prisma/postgresql/).
  */
 import fs from "node:fs";
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Where the PostgreSQL schema and its migrations live (prisma.config.ts picks them for a postgresql:// DATABASE_URL). */
+/** The PostgreSQL schema's path (prisma.config.ts picks it, and prisma/postgresql/migrations, for a postgresql:// DATABASE_URL). */
 export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgresql", "schema.prisma");
 
 const HEADER = "// GENERATED from prisma/schema.prisma by scripts/postgres-schema.mjs: edit that file, then run the script.\n";
