@@ -19,6 +19,11 @@ import { adminStorageState, E2E_ADMIN, E2E_AUTH_SECRET, E2E_LOGIN_MAX_FAILURES }
 if (!process.env.E2E_PORT) process.env.E2E_PORT = process.env.CI ? "3123" : String(31_000 + (process.pid % 2000));
 const PORT = Number(process.env.E2E_PORT);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** The same console on PostgreSQL (e2e/postgres-server.mjs), on the next port: the whole suite runs against both. */
+const POSTGRES_PORT = PORT + 1;
+const POSTGRES_BASE_URL = `http://127.0.0.1:${POSTGRES_PORT}`;
+/** The PostgreSQL console's local worker keeps its state apart from the SQLite console's (a state folder is one worker's). */
+const POSTGRES_WORKER_STATE_DIR = path.join(__dirname, "data", `e2e-worker-${POSTGRES_PORT}`);
 const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
 const DIST_DIR = process.env.CI ? ".next" : `.next-e2e-${PORT}`;
 const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
@@ -32,9 +37,40 @@ if (!process.env.E2E_NATIVE_READY) {
 }
 
 // What this run's server leaves, removed by the global teardown (outside CI).
-process.env.E2E_RUN_FILES = [path.join(__dirname, DIST_DIR), DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, NATIVE_SKILLS_PATH].join("\n");
+process.env.E2E_RUN_FILES = [path.join(__dirname, DIST_DIR), POSTGRES_WORKER_STATE_DIR, DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, NATIVE_SKILLS_PATH].join("\n");
 
-/** Playwright configuration: a sign-in setup project, then one Chromium project against the production console on PORT. */
+/** Browser settings of both Chromium projects. */
+const chromium = {
+  ...devices["Desktop Chrome"],
+  viewport: { width: 1440, height: 900 },
+  headless: true,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    // We run as root in containers: Chromium's sandbox needs --no-sandbox there.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  },
+};
+
+/** What both consoles are started with (their DATABASE_URL, PORT and start command differ). */
+const SERVER_ENV = {
+  HOST: "127.0.0.1",
+  NEXT_DIST_DIR: DIST_DIR,
+  ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
+  SKILLS_PATH: NATIVE_SKILLS_PATH,
+  CONSOLE_ADMIN_EMAIL: E2E_ADMIN.email,
+  CONSOLE_ADMIN_PASSWORD: E2E_ADMIN.password,
+  CONSOLE_AUTH_SECRET: E2E_AUTH_SECRET,
+  LOGIN_MAX_FAILURES: String(E2E_LOGIN_MAX_FAILURES),
+  // The native skills are a copy of the bundled ones (outside the bundled folder) and a fixture
+  // writes its run markers to the host's /tmp: the operator allows what they declare.
+  SKILL_SANDBOX_ALLOW_PATHS: "/",
+};
+
+/**
+ * Playwright configuration: a sign-in setup project and a Chromium project against the production
+ * console on PORT (SQLite), and the same pair against a second console on PORT + 1 that runs the same
+ * build on PostgreSQL (issue 11 point 1).
+ */
 export default defineConfig({
   testDir: "./e2e",
   globalTeardown: "./e2e/support/remove-run-files.ts",
@@ -57,46 +93,37 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts$/ },
+    { name: "chromium", dependencies: ["setup"], use: { ...chromium, storageState: adminStorageState(PORT) } },
+    { name: "setup-postgresql", testMatch: /auth\.setup\.ts$/, use: { baseURL: POSTGRES_BASE_URL, extraHTTPHeaders: { origin: POSTGRES_BASE_URL } } },
     {
-      name: "chromium",
-      dependencies: ["setup"],
-      use: {
-        ...devices["Desktop Chrome"],
-        viewport: { width: 1440, height: 900 },
-        storageState: adminStorageState(PORT),
-        headless: true,
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-          // We run as root in containers: Chromium's sandbox needs --no-sandbox there.
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-        },
-      },
+      name: "chromium-postgresql",
+      dependencies: ["setup-postgresql"],
+      use: { ...chromium, baseURL: POSTGRES_BASE_URL, extraHTTPHeaders: { origin: POSTGRES_BASE_URL }, storageState: adminStorageState(POSTGRES_PORT) },
     },
   ],
-  webServer: {
-    command: "node e2e/reset-database.mjs && node scripts/start.mjs",
-    // 401 until signed in; Playwright counts any answer below 404 as up.
-    url: `${BASE_URL}/api/v1/auth/session`,
-    // The first run builds the console (next build), which takes a while on 2 cores.
-    timeout: 600_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(PORT),
-      DATABASE_URL: `file:${DATABASE_FILE}`,
-      E2E_DATABASE_FILE: DATABASE_FILE,
-      NEXT_DIST_DIR: DIST_DIR,
-      ONGRID_SKILLS_EXTERNAL_DIRS: SKILL_ROOTS.join(":"),
-      SKILLS_PATH: NATIVE_SKILLS_PATH,
-      CONSOLE_ADMIN_EMAIL: E2E_ADMIN.email,
-      CONSOLE_ADMIN_PASSWORD: E2E_ADMIN.password,
-      CONSOLE_AUTH_SECRET: E2E_AUTH_SECRET,
-      LOGIN_MAX_FAILURES: String(E2E_LOGIN_MAX_FAILURES),
-      // The native skills are a copy of the bundled ones (outside the bundled folder) and a fixture
-      // writes its run markers to the host's /tmp: the operator allows what they declare.
-      SKILL_SANDBOX_ALLOW_PATHS: "/",
+  webServer: [
+    {
+      command: "node e2e/reset-database.mjs && node scripts/start.mjs",
+      // 401 until signed in; Playwright counts any answer below 404 as up.
+      url: `${BASE_URL}/api/v1/auth/session`,
+      // The first run builds the console (next build), which takes a while on 2 cores.
+      timeout: 600_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...SERVER_ENV, PORT: String(PORT), DATABASE_URL: `file:${DATABASE_FILE}`, E2E_DATABASE_FILE: DATABASE_FILE },
     },
-  },
+    {
+      // Its own throwaway PostgreSQL cluster; starts once the first console answers, on the build it made.
+      command: "node e2e/postgres-server.mjs",
+      url: `${POSTGRES_BASE_URL}/api/v1/auth/session`,
+      timeout: 900_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: "pipe",
+      stderr: "pipe",
+      // SIGTERM, so it stops its cluster and removes its folder (the default SIGKILL would leave PostgreSQL running).
+      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+      env: { ...SERVER_ENV, PORT: String(POSTGRES_PORT), WORKER_STATE_DIR: POSTGRES_WORKER_STATE_DIR, E2E_WAIT_FOR_URL: `${BASE_URL}/api/v1/auth/session` },
+    },
+  ],
 });

@@ -34,7 +34,7 @@ export async function lockConsoleDatabase(databaseUrl, who) {
     const owner = error.owner;
     const holder = owner && Number.isInteger(owner.pid) ? `the console started by pid ${owner.pid} (${owner.url ?? "its URL unknown"}, since ${owner.since ?? "an unknown time"}, in ${owner.cwd ?? "an unknown folder"})` : "another console";
     throw new DatabaseInUseError(
-      `the database ${real} is in use by ${holder}. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database will need PostgreSQL, which this release does not support yet).`,
+      `the database ${real} is in use by ${holder}. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL (several consoles on one database need a postgresql:// DATABASE_URL).`,
     );
   }
 }

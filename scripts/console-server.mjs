@@ -120,7 +120,7 @@ function watchDatabaseLock() {
   }
   watchConsoleLock({
     fd: 4,
-    databaseUrl: databaseUrlOf(process.env.DATABASE_URL),
+    databaseUrl: databaseUrlOf(globalThis[Symbol.for("skill-console.handed-secrets")]?.DATABASE_URL ?? process.env.DATABASE_URL),
     who: { url: `http://${hostname}:${port}` },
     onRetaken: () => console.error("console-server: the process holding the database's one-console lock was killed; the lock is taken again"),
     onLost: (error) => {

@@ -6,17 +6,20 @@
  * root, so under root the cluster's programs run as the `postgres` user the Debian package creates
  * (setpriv), in a folder that user owns.
  *
- * The server listens on 127.0.0.1 at a free port and on a Unix socket in the cluster's folder, with
- * trust authentication for the local user `console` (the cluster is private to the process that made
- * it: its folder is mode 0700 and only loopback connects).
+ * The server listens on 127.0.0.1 at a free port, where the superuser `console` signs in with a
+ * random password (scram-sha-256: any other process on the host can reach loopback — a sandboxed skill
+ * with network on did, as superuser, while this was trust), and on a Unix socket in the cluster's
+ * folder (mode 0700, its owner's alone) with trust.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-/** The database user the cluster is made with (the superuser; trust authentication). */
+/** The database user the cluster is made with (the superuser; its password is in the cluster's `url`). */
 export const CLUSTER_USER = "console";
 
 /** Longest pg_ctl waits for the server to start or stop, in seconds. */
@@ -66,30 +69,77 @@ function systemUser(name) {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** The user the cluster's programs run as: `postgres` under root (PostgreSQL refuses root), else null (the caller's own). */
+function clusterUser() {
+  if (process.getuid?.() !== 0) return null;
+  const user = systemUser("postgres");
+  if (!user) throw new Error("PostgreSQL does not run as root and there is no postgres user (apt-get install postgresql creates it)");
+  return user;
+}
+
+/** Runs one of the cluster's programs (`bin/<program>`) in `dir`, as `runAs` when given; returns its stdout, throws on failure. */
+function runClusterProgram(bin, runAs, dir, program, args) {
+  const [command, argv] = runAs
+    ? ["setpriv", [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, "--clear-groups", "--", path.join(bin, program), ...args]]
+    : [path.join(bin, program), args];
+  return execFileSync(command, argv, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", TZ: "UTC" } });
+}
+
+/**
+ * Starts the reaper of the cluster in `dir`: a detached process (its own session, so a kill of the
+ * owner's process group spares it) that stops the server (immediate shutdown) and removes the folder
+ * once process `ownerPid` is gone — a test run or an e2e server killed with SIGKILL left PostgreSQL
+ * running with its folder. It exits on its own once the folder is gone (a normal stop()).
+ */
+function reapWhenGone(ownerPid, dir) {
+  spawn(process.execPath, [fileURLToPath(import.meta.url), "--reap", String(ownerPid), dir], { detached: true, stdio: "ignore" }).unref();
+}
+
+/** The reaper's loop (reapWhenGone): polls every REAP_POLL_MS. */
+const REAP_POLL_MS = 1000;
+async function reap(ownerPid, dir) {
+  const alive = () => {
+    try {
+      process.kill(ownerPid, 0);
+      return true;
+    } catch (error) {
+      return error.code === "EPERM";
+    }
+  };
+  while (fs.existsSync(dir) && alive()) await new Promise((resolve) => setTimeout(resolve, REAP_POLL_MS));
+  if (!fs.existsSync(dir)) return;
+  try {
+    runClusterProgram(postgresBinDir(), clusterUser(), dir, "pg_ctl", ["-D", path.join(dir, "data"), "-m", "immediate", "-w", "-t", String(PG_CTL_WAIT_S), "stop"]);
+  } catch {
+    // Not running any more: only the folder is left.
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.argv[2] === "--reap" && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await reap(Number(process.argv[3]), process.argv[4]);
+}
+
 /**
  * Starts a new PostgreSQL cluster in a fresh temp folder (under `parent`, default the system temp
  * folder) and creates `database` (default `console`) in it. `durable: false` (the default, for tests)
  * turns fsync and synchronous_commit off: a test's cluster is thrown away, and with them on every
  * commit waits for the disk; a benchmark should ask for `durable: true` to measure what an operator runs.
+ * `maxConnections` (default 200) is the server's max_connections.
  * Resolves `{ url, port, dir, user, database, log, stop() }` (`dir` is also where its Unix socket is): `url` is a
- * `postgresql://console@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
- * and removes the folder, and is idempotent. Rejects with the server's log when it does not start.
+ * `postgresql://console:<password>@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
+ * and removes the folder, and is idempotent; should the calling process die first, a reaper does it
+ * (reapWhenGone). Rejects with the server's log when it does not start.
  */
-export async function startPostgresCluster({ parent = os.tmpdir(), database = CLUSTER_USER, durable = false } = {}) {
+export async function startPostgresCluster({ parent = os.tmpdir(), database = CLUSTER_USER, durable = false, maxConnections = 200 } = {}) {
   const bin = postgresBinDir();
   const dir = fs.mkdtempSync(path.join(parent, "skill-console-pg-"));
   const dataDir = path.join(dir, "data");
   const log = path.join(dir, "server.log");
-  const runAs = process.getuid?.() === 0 ? systemUser("postgres") : null;
-  if (process.getuid?.() === 0 && !runAs) throw new Error("PostgreSQL does not run as root and there is no postgres user (apt-get install postgresql creates it)");
+  const runAs = clusterUser();
   if (runAs) fs.chownSync(dir, runAs.uid, runAs.gid);
   fs.chmodSync(dir, 0o700);
-  const run = (program, args) => {
-    const [command, argv] = runAs
-      ? ["setpriv", [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, "--clear-groups", "--", path.join(bin, program), ...args]]
-      : [path.join(bin, program), args];
-    return execFileSync(command, argv, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C", TZ: "UTC" } });
-  };
+  const run = (program, args) => runClusterProgram(bin, runAs, dir, program, args);
   let started = false;
   const stop = () => {
     if (started) {
@@ -103,21 +153,30 @@ export async function startPostgresCluster({ parent = os.tmpdir(), database = CL
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    run("initdb", ["-D", dataDir, "-U", CLUSTER_USER, "-A", "trust", "-E", "UTF8", "--locale=C", ...(durable ? [] : ["--no-sync"])]);
+    const password = randomBytes(18).toString("base64url");
+    const passwordFile = path.join(dir, "initdb-password");
+    fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (runAs) fs.chownSync(passwordFile, runAs.uid, runAs.gid);
+    try {
+      run("initdb", ["-D", dataDir, "-U", CLUSTER_USER, "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${passwordFile}`, "-E", "UTF8", "--locale=C", ...(durable ? [] : ["--no-sync"])]);
+    } finally {
+      fs.rmSync(passwordFile, { force: true });
+    }
     const port = await freePort();
     const settings = [
       `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${dir}'`,
-      "max_connections = 200",
+      `max_connections = ${maxConnections}`,
       "timezone = 'UTC'",
       ...(durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
     ];
     fs.appendFileSync(path.join(dataDir, "postgresql.conf"), `\n# skill console test cluster\n${settings.join("\n")}\n`);
     run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
     started = true;
+    reapWhenGone(process.pid, dir);
     if (database !== "postgres") run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${database}"`]);
-    return { url: `postgresql://${CLUSTER_USER}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop };
+    return { url: `postgresql://${CLUSTER_USER}:${password}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop };
   } catch (error) {
     const serverLog = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-4000) : "";
     stop();

@@ -17,17 +17,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The PostgreSQL schema's path (prisma.config.ts picks it, and prisma/postgresql/migrations, for a postgresql:// DATABASE_URL). */
 export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgresql", "schema.prisma");
 
+/**
+ * Where `prisma generate` writes the PostgreSQL client, relative to prisma/postgresql/ (Prisma resolves
+ * a generator's output from its schema's folder). lib/server/db.ts loads it for a postgresql:// URL;
+ * package.json's postinstall generates it beside the SQLite one.
+ */
+export const POSTGRES_CLIENT_OUTPUT = "../../node_modules/@skill-console/prisma-postgresql";
+
 const HEADER = "// GENERATED from prisma/schema.prisma by scripts/postgres-schema.mjs: edit that file, then run the script.\n";
 
 /**
  * The PostgreSQL schema text for the SQLite schema text `source`: the same text with the datasource's
- * provider set to "postgresql", after a header. Throws when `source` has no `provider = "sqlite"`
+ * provider set to "postgresql" and the generator's output set to POSTGRES_CLIENT_OUTPUT, after a header. Throws when `source` has no `provider = "sqlite"`
  * datasource line to replace (the derivation would silently copy a schema it does not understand).
  */
 export function postgresSchemaOf(source) {
   const datasource = /(datasource\s+db\s*\{[^}]*?provider\s*=\s*)"sqlite"/;
   if (!datasource.test(source)) throw new Error('prisma/schema.prisma has no datasource db with provider = "sqlite"');
-  return HEADER + source.replace(datasource, '$1"postgresql"');
+  const generator = /(generator\s+client\s*\{[^}]*?)(\n\})/;
+  if (!generator.test(source)) throw new Error("prisma/schema.prisma has no generator client block");
+  return HEADER + source.replace(datasource, '$1"postgresql"').replace(generator, `$1\n  output     = "${POSTGRES_CLIENT_OUTPUT}"$2`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -24,15 +24,22 @@ export function serverEnvironment(env) {
  * Console secrets that `npm start` moves out of the environment before starting the long-lived server
  * (issue 9 point 2: no console secret travels in a long-lived environment, where a process of the
  * same user could read it from /proc/<pid>/environ). The server gets them over a pipe (fd 3) instead.
+ * DATABASE_URL is one: a postgresql:// URL carries the database password.
  */
-export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD"];
+export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "DATABASE_URL"];
+
+/** Whether a handed value is secret enough to warn about in an environment: a DATABASE_URL only when it holds a password (`scheme://user:password@…`). */
+function isSecretValue(name, value) {
+  return name !== "DATABASE_URL" || /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:[^/@]+@/i.test(value);
+}
 
 /**
  * Splits an environment into the server's environment (without HANDED_SECRET_NAMES, their `_FILE`
  * forms, nor WORKER_TOKEN / WORKER_TOKEN_FILE) and the secrets to hand over: each from `<NAME>` or,
  * when that is unset, read from the file `<NAME>_FILE` names (trimmed; the way to keep a secret out of
  * every environment, npm's and this launcher's included). Returns `{ env, secrets, inEnvironment }`,
- * `inEnvironment` naming the secrets that were given in the environment itself. Throws when a
+ * `inEnvironment` naming the secrets that were given in the environment itself (a DATABASE_URL only
+ * when it holds a password). Throws when a
  * `_FILE` cannot be read. The input is not changed.
  */
 export function withoutSecrets(env) {
@@ -42,7 +49,7 @@ export function withoutSecrets(env) {
   for (const name of HANDED_SECRET_NAMES) {
     const value = secretFrom(rest, name);
     if (value !== null) secrets[name] = value;
-    if (typeof rest[name] === "string" && rest[name] !== "") inEnvironment.push(name);
+    if (typeof rest[name] === "string" && rest[name] !== "" && isSecretValue(name, rest[name])) inEnvironment.push(name);
     delete rest[name];
     delete rest[`${name}_FILE`];
   }

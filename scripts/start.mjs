@@ -23,7 +23,7 @@ import { databaseUrlOf, sqliteFileOf } from "./database-file.mjs";
 import { ensureInstall } from "./ensure-install.mjs";
 import { stopWhenNpmGoesAway } from "./parent-watch.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
-import { secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
+import { secretFrom, secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -42,7 +42,7 @@ const SOURCES = ["app", "components", "lib", "instrumentation.ts", "proxy.ts", "
  */
 async function lockTheDatabase() {
   try {
-    return await lockConsoleDatabase(databaseUrlOf(process.env.DATABASE_URL), { url: `http://${host}:${port}` });
+    return await lockConsoleDatabase(databaseUrl, { url: `http://${host}:${port}` });
   } catch (error) {
     console.error(`start: ${error.message}`);
     process.exit(1);
@@ -56,7 +56,7 @@ async function lockTheDatabase() {
  * and without waiting. Returns null when it cannot tell (no such file yet, unreadable): migrate then.
  */
 function pendingMigrations() {
-  const file = sqliteFileOf(databaseUrlOf(process.env.DATABASE_URL));
+  const file = sqliteFileOf(databaseUrl);
   if (file === null) return null;
   let database;
   try {
@@ -86,7 +86,8 @@ const MIGRATE_BUSY_WAIT_MS = 5 * 60_000;
 function migrate() {
   const deadline = Date.now() + MIGRATE_BUSY_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
-    const result = spawnSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, env: process.env, encoding: "utf8" });
+    // The migration is short-lived: it may get the URL (and its password) in its environment.
+    const result = spawnSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" });
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
     if (result.status === 0) {
       process.stdout.write(result.stdout ?? "");
@@ -115,6 +116,14 @@ function run(command, args, what, onFailure = () => {}) {
 
 // Everything the console writes (the database, the auth secret) is for its own user only.
 process.umask(0o077);
+/** The database this start migrates and serves: DATABASE_URL, or the file DATABASE_URL_FILE names (a postgresql:// URL holds a password). */
+let databaseUrl;
+try {
+  databaseUrl = databaseUrlOf(secretFrom(process.env, "DATABASE_URL") ?? undefined);
+} catch (error) {
+  console.error(`start: ${error.message}`);
+  process.exit(1);
+}
 ensureInstall();
 protectDataFolder(path.join(root, "data"));
 const consoleLock = await lockTheDatabase();

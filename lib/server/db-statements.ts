@@ -1,8 +1,9 @@
 import "server-only";
 import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
-import { openSqliteConnection, sqliteConnection } from "./db";
+import { databaseProvider, openSqliteConnection, postgresPool, sqliteConnection } from "./db";
 import { isDatabaseBusy, retryWhileBusy } from "./db-busy";
+import { postgresExecute, postgresQuery, postgresTransaction } from "./postgres-statements";
 import type { SqliteConnection } from "./serialised-sqlite-adapter";
 
 /**
@@ -151,16 +152,37 @@ const direct: SqlRunner = {
   },
 };
 
+const onPostgres: SqlRunner = {
+  $queryRaw: <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => postgresQuery(postgresPool(), toSql(query, values)) as Promise<T>,
+  $executeRaw: (query, ...values) => postgresExecute(postgresPool(), toSql(query, values)),
+};
+
 /**
  * The console's SQL statements run straight on Prisma's SQLite connection (issue 9 point 6: the call
  * path close to a bare spawn). A statement through Prisma's client costs 0.5–1.5 ms of CPU (its request
  * pipeline and query engine); the same prepared statement here ~0.03 ms. The connection's lock is the
  * one Prisma's statements take (serialised-sqlite-adapter.ts), so a statement never lands inside an
- * interactive transaction another request has open. Returns the runner; errors are better-sqlite3's
- * SqliteError (`code` SQLITE_CONSTRAINT_UNIQUE, message `UNIQUE constraint failed: …`).
+ * interactive transaction another request has open. On PostgreSQL each statement takes a connection
+ * of the pool Prisma's adapter uses (postgres-statements.ts). Returns the runner; a unique violation
+ * is isUniqueViolation on both.
  */
 export function statements(): SqlRunner {
-  return direct;
+  return databaseProvider() === "postgresql" ? onPostgres : direct;
+}
+
+/**
+ * Whether `error` is a unique-constraint violation: Prisma's P2002, better-sqlite3's
+ * SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY, or PostgreSQL's unique_violation (SQLSTATE 23505), also
+ * when wrapped (`cause`).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === "P2002" || code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+    // Prisma's raw-query error (P2010) carries the driver's message.
+    if (typeof message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message)) return true;
+  }
+  return false;
 }
 
 /**
@@ -170,8 +192,18 @@ export function statements(): SqlRunner {
  * throws AppError `unavailable` (503)). `work` must run every statement
  * through its `tx` — the connection is its alone until it returns (statements() and Prisma's client
  * wait). Commits when `work` resolves and returns its value; rolls back and rethrows when it throws.
+ * On PostgreSQL the transaction is SERIALIZABLE and runs again on a conflict (postgresTransaction),
+ * so `work` may run more than once and must touch nothing but the database through `tx`.
  */
 export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  if (databaseProvider() === "postgresql") {
+    return postgresTransaction(postgresPool(), (transaction) =>
+      work({
+        $queryRaw: <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => transaction.query(toSql(query, values)) as Promise<R>,
+        $executeRaw: (query, ...values) => transaction.execute(toSql(query, values)),
+      }),
+    );
+  }
   const connection = openSqliteConnection() ?? (await sqliteConnection());
   const { database } = connection;
   // BEGIN IMMEDIATE takes the file's write lock; while another process holds it, wait (the

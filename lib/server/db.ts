@@ -1,8 +1,11 @@
 import "server-only";
+import { createRequire } from "node:module";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
-import { sqlitePathOf } from "./database-url";
+import type pg from "pg";
+import { isPostgresUrl, sqlitePathOf } from "./database-url";
+import { ConsolePostgresAdapter } from "./postgres-adapter";
 import { startCheckpointer, stopCheckpointer } from "./db-checkpointer";
 import { stopGroupCommit, useGroupCommit } from "./db-durability";
 import { serialisedFactory, type SqliteConnection } from "./serialised-sqlite-adapter";
@@ -15,6 +18,8 @@ type DbHolder = {
   url: string;
   /** Prisma's SQLite connection, once open: the console's own statements run on it (db-statements.ts). */
   connection: SqliteConnection | null;
+  /** On PostgreSQL, the pool Prisma's adapter and the console's own statements share; null on SQLite. */
+  pool: pg.Pool | null;
 };
 const holder = globalThis as unknown as { [DB_KEY]?: DbHolder };
 
@@ -28,7 +33,36 @@ const BUSY_TIMEOUT_MS = 0;
 /** The start-up connection that sets WAL mode may wait this long (ms): nothing is served yet. */
 const SETUP_BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * Loads the PostgreSQL pieces only when a postgresql:// URL asks for them: the pg driver, the adapter
+ * and the client generated from prisma/postgresql/schema.prisma (scripts/prisma-generate.mjs) cost
+ * ~100 ms to load, and an embedded SQLite console never needs them. Resolved at run time from node_modules.
+ */
+const requireAtRunTime = createRequire(import.meta.url);
+
+/** How long taking a pool connection may wait (ms) before the request fails 503: a database that is down answers at once, one that is full within this. */
+const POOL_CONNECT_TIMEOUT_MS = 5_000;
+
+function openPostgres(url: string): DbHolder {
+  const { Pool } = requireAtRunTime("pg") as typeof import("pg");
+  const { PrismaClient: PostgresPrismaClient } = requireAtRunTime("@skill-console/prisma-postgresql") as { PrismaClient: new (options: { adapter: unknown }) => unknown };
+  const pool = new Pool({
+    connectionString: url,
+    max: Math.max(2, config().databasePoolSize),
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    // TIMESTAMP columns hold UTC (Prisma's convention); CURRENT_TIMESTAMP defaults must be UTC too, whatever the server's zone.
+    options: "-c TimeZone=UTC",
+  });
+  // An idle connection the server dropped (a restart) is reported here; the pool replaces it on the next request.
+  pool.on("error", (error) => console.error(`database: an idle PostgreSQL connection failed: ${error.message}`));
+  // The same models on both providers (scripts/postgres-schema.mjs), so the SQLite client's types describe it.
+  const client = new PostgresPrismaClient({ adapter: new ConsolePostgresAdapter(pool) }) as PrismaClient;
+  return { client, ready: client.$connect(), url, connection: null, pool };
+}
+
 function open(url: string): DbHolder {
+  if (isPostgresUrl(url)) return openPostgres(url);
   // WAL lets the event stream read while the executor writes, and lets two consoles share one file.
   // The journal mode is stored in the file, so it is set once, before Prisma opens its connection.
   const setup = new Database(sqlitePathOf(url), { timeout: SETUP_BUSY_TIMEOUT_MS });
@@ -38,7 +72,7 @@ function open(url: string): DbHolder {
     setup.close();
   }
   // Serialised: an open interactive transaction owns the one connection (serialised-sqlite-adapter.ts).
-  const opened: DbHolder = { client: null as unknown as PrismaClient, ready: Promise.resolve(), url, connection: null };
+  const opened: DbHolder = { client: null as unknown as PrismaClient, ready: Promise.resolve(), url, connection: null, pool: null };
   const adapter = serialisedFactory(new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }), (connection) => {
     // Commits skip their fsync; answers wait for a shared one off the event loop (db-durability.ts).
     useGroupCommit(connection.database, `${sqlitePathOf(url)}-wal`);
@@ -52,8 +86,9 @@ function open(url: string): DbHolder {
 }
 
 /**
- * The one PrismaClient of the process (STYLE.md: only db.ts creates it), opened on config().databaseUrl
- * through the better-sqlite3 driver adapter (DESIGN.md machine facts). Kept on globalThis so every
+ * The one PrismaClient of the process (STYLE.md: only db.ts creates it), opened on config().databaseUrl:
+ * a SQLite file through the better-sqlite3 driver adapter (DESIGN.md machine facts), or a postgresql://
+ * database through the pg driver adapter (DESIGN.md "Several replicas"). Kept on globalThis so every
  * Next.js route bundle shares it. Await `dbReady()` once before the first query.
  */
 export function db(): PrismaClient {
@@ -85,17 +120,34 @@ export async function sqliteConnection(): Promise<SqliteConnection> {
   return connection;
 }
 
+/** Which engine config().databaseUrl names: "postgresql" for a postgresql:// URL, else "sqlite". */
+export function databaseProvider(): "sqlite" | "postgresql" {
+  return isPostgresUrl(config().databaseUrl) ? "postgresql" : "sqlite";
+}
+
+/**
+ * The PostgreSQL pool Prisma's adapter uses, for db-statements.ts (opens the client first when
+ * needed). Throws Error when the database is SQLite.
+ */
+export function postgresPool(): pg.Pool {
+  db();
+  const pool = holder[DB_KEY]!.pool;
+  if (!pool) throw new Error("the database is SQLite: there is no PostgreSQL pool");
+  return pool;
+}
+
 /** The open SQLite connection when there is one (no waiting), else null: the statements' fast path. */
 export function openSqliteConnection(): SqliteConnection | null {
   const current = holder[DB_KEY];
   return current?.connection && current.url === config().databaseUrl ? current.connection : null;
 }
 
-/** Closes the client so a test can point the console at another database file. */
+/** Closes the client (and a PostgreSQL pool) so a test can point the console at another database. */
 export async function closeDbForTests(): Promise<void> {
   const current = holder[DB_KEY];
   holder[DB_KEY] = undefined;
   stopGroupCommit();
   stopCheckpointer();
   if (current) await current.client.$disconnect();
+  if (current?.pool && !current.pool.ended) await current.pool.end();
 }

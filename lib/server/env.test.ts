@@ -33,7 +33,13 @@ describe("loadConfig (DESIGN.md Configuration)", () => {
   it("refuses unusable values, naming the variable", () => {
     expect(() => loadConfig({ NODE_ENV: "test", PORT: "http" })).toThrow(new ConfigError('PORT="http" must be a positive integer no larger than 65535'));
     expect(() => loadConfig({ NODE_ENV: "test", SKILL_KILL_GRACE_MS: "-5" })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: "test", DATABASE_URL: "postgres://db/console" })).toThrow(/not supported yet/);
+    expect(() => loadConfig({ NODE_ENV: "test", DATABASE_URL: "mysql://root:hunter2@db/console" })).toThrow(
+      'DATABASE_URL "mysql://…@db/console" is not supported: use a file: (SQLite) or postgresql:// URL',
+    );
+  });
+
+  it("takes a PostgreSQL URL as it is", () => {
+    expect(loadConfig({ NODE_ENV: "test", DATABASE_URL: "postgresql://console@db:5432/console" }).databaseUrl).toBe("postgresql://console@db:5432/console");
   });
 
   it("documents every variable it reads", () => {

@@ -18,6 +18,8 @@ export interface ConsoleConfig {
   /** Absolute path of the bundled/native skills folder (SKILLS_PATH, default ./skills). */
   skillsPath: string;
   databaseUrl: string;
+  /** PostgreSQL only: connections of this replica's pool (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   host: string;
   port: number;
   defaultTimeoutSeconds: number;
@@ -114,7 +116,8 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: "ONGRID_SKILLS_EXTERNAL_DIRS", default: "(unset: the SKILLS_PATH folder)", meaning: "Allow-list roots walked for skill.json, absolute paths separated by `:` or `,`. Setting it replaces the bundled root." },
   { name: "SKILLS_PATH", default: "./skills", meaning: "Bundled skills folder; the only allow-list root when ONGRID_SKILLS_EXTERNAL_DIRS is unset." },
-  { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database. Only SQLite `file:` URLs in this release; PostgreSQL comes later." },
+  { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database: a SQLite `file:` URL (one console) or a `postgresql://` URL (any number of replicas sharing it)." },
+  { name: "DATABASE_POOL_SIZE", default: "10", meaning: "PostgreSQL only: connections each console replica keeps to the database (2 to 1000)." },
   { name: "HOST", default: "127.0.0.1", meaning: "Address the console listens on. Put it behind TLS (a reverse proxy) before listening beyond loopback." },
   { name: "PORT", default: "3000", meaning: "TCP port of the console." },
   { name: "SKILL_DEFAULT_TIMEOUT_SECONDS", default: "30", meaning: "Timeout of a skill whose manifest says 0 or nothing." },
@@ -188,7 +191,7 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const HANDED_SECRETS_KEY = Symbol.for("skill-console.handed-secrets");
 
 /**
- * The value of a console secret (CONSOLE_AUTH_SECRET, CONSOLE_ADMIN_PASSWORD): the copy handed over a
+ * The value of a console secret (CONSOLE_AUTH_SECRET, CONSOLE_ADMIN_PASSWORD, DATABASE_URL): the copy handed over a
  * pipe by `npm start` (so the long-lived server's environment never holds it; DESIGN.md, issue 9
  * point 2), else the variable, for a console started some other way (tests).
  */
@@ -250,12 +253,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
   if (leaseMs < 300) throw new ConfigError(`CALL_LEASE_MS=${leaseMs} must be at least 300`);
   const skillRoots = externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath];
   const dataDir = path.resolve("./data");
-  const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
+  // Handed over a pipe by `npm start` like the other secrets: a postgresql:// URL holds a password.
+  const databaseUrl = resolveDatabaseUrl(consoleSecret(env, "DATABASE_URL"));
   return {
     skillRoots,
     externalRootsConfigured,
     skillsPath,
     databaseUrl,
+    databasePoolSize: positiveInt(env, "DATABASE_POOL_SIZE", 10, 1000),
     host: env.HOST && env.HOST.trim() !== "" ? env.HOST.trim() : "127.0.0.1",
     port: positiveInt(env, "PORT", 3000, 65535),
     ...processLimitsOf(env),

@@ -1,4 +1,5 @@
-import { PrismaPg } from "@prisma/adapter-pg";
+import { createRequire } from "node:module";
+import type { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import type pg from "pg";
 
@@ -19,10 +20,19 @@ interface PgQueryableInternals {
   onError(error: unknown): never;
 }
 
+/**
+ * U+0000 in a text argument: PostgreSQL refuses the whole statement, SQLite stores it. Prisma's
+ * queries get what the console's own statements get (storableText, postgres-statements.ts): U+FFFD.
+ */
+function withStorableText(query: SqlQuery): SqlQuery {
+  if (!query.args.some((arg) => typeof arg === "string" && arg.includes("\u0000"))) return query;
+  return { ...query, args: query.args.map((arg) => (typeof arg === "string" ? arg.replaceAll("\u0000", "\ufffd") : arg)) };
+}
+
 function readCatalogTypesAsText(queryable: PgQueryableInternals): void {
   const performIO = queryable.performIO.bind(queryable);
   queryable.performIO = async (query) => {
-    const result = await performIO(query);
+    const result = await performIO(withStorableText(query));
     for (const field of result.fields) if (CATALOG_TEXT_TYPES.has(field.dataTypeID)) field.dataTypeID = TEXT_OID;
     return result;
   };
@@ -61,8 +71,8 @@ function mend(adapter: SqlDriverAdapter): SqlDriverAdapter {
 /**
  * The console's PostgreSQL driver adapter factory: @prisma/adapter-pg's PrismaPg (same options: a
  * pg.Pool or its config) with two of its faults mended on every adapter it makes, the shadow
- * database's included — catalog `name`/`char` columns read as text (CATALOG_TEXT_TYPES) and scripts run
- * whole (runScriptWhole). Used by prisma.config.ts for `migrate`; tests/db/postgres-migrations.test.ts
+ * database's included — catalog `name`/`char` columns read as text (CATALOG_TEXT_TYPES), scripts run
+ * whole (runScriptWhole), and U+0000 in text arguments stored as U+FFFD (withStorableText). Used by prisma.config.ts for `migrate`; tests/db/postgres-migrations.test.ts
  * shows both faults on the unwrapped adapter.
  */
 export class ConsolePostgresAdapter implements SqlMigrationAwareDriverAdapterFactory {
@@ -71,7 +81,9 @@ export class ConsolePostgresAdapter implements SqlMigrationAwareDriverAdapterFac
   private readonly inner: PrismaPg;
 
   constructor(poolOrConfig: pg.Pool | pg.PoolConfig) {
-    this.inner = new PrismaPg(poolOrConfig);
+    // Loaded here, not at import: db.ts imports this module on SQLite too, which never needs the pg driver.
+    const { PrismaPg: Adapter } = createRequire(import.meta.url)("@prisma/adapter-pg") as typeof import("@prisma/adapter-pg");
+    this.inner = new Adapter(poolOrConfig);
     this.adapterName = this.inner.adapterName;
   }
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
@@ -45,7 +45,8 @@ describe("two console processes sharing one database file", () => {
     const { call, approvalId } = await requestWaitingCall("wiper", "dual", requester.headers);
     const syncDir = path.join(testConsole.dir, "sync");
     fs.mkdirSync(syncDir);
-    // The child is a console of its own: same settings, none of this vitest worker's own variables.
+    // The child is a console of its own: same settings, none of this vitest worker's own variables, and
+    // this file's engine only (a second project's child would sign too, with a database of its own).
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST"))) as NodeJS.ProcessEnv;
     Object.assign(env, {
       SECOND_CONSOLE_APPROVAL_ID: approvalId!,
@@ -55,7 +56,7 @@ describe("two console processes sharing one database file", () => {
       SECOND_CONSOLE_REQUESTS_PER_SIGNER: String(PER_SIGNER),
     });
     const child = { exited: false, code: null as number | null, output: [] as string[] };
-    const processHandle = spawn(process.execPath, [path.resolve("node_modules/vitest/vitest.mjs"), "run", "tests/attack/approval-second-console.test.ts"], { env, cwd: process.cwd() });
+    const processHandle = spawn(process.execPath, [path.resolve("node_modules/vitest/vitest.mjs"), "run", "--project", inject("databaseKind"), "tests/attack/approval-second-console.test.ts"], { env, cwd: process.cwd() });
     processHandle.stdout.on("data", (chunk: Buffer) => child.output.push(chunk.toString()));
     processHandle.stderr.on("data", (chunk: Buffer) => child.output.push(chunk.toString()));
     const exited = new Promise<void>((resolve) => processHandle.on("exit", (code) => {

@@ -68,9 +68,9 @@ describe("hostile but well-formed output", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const response = await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } });
     const text = await response.text();
-    // JSON escapes ESC and NUL; invalid UTF-8 became U+FFFD: nothing raw reaches a client.
+    // JSON escapes ESC; NUL (which PostgreSQL's text cannot hold) and invalid UTF-8 became U+FFFD: nothing raw reaches a client.
     expect(text).not.toMatch(/[\u0000\u001b]/);
     const stderr = (JSON.parse(text) as { call: CallWithEvents }).call.events.find((event) => event.stream === "stderr")!.line;
-    expect(stderr).toBe("control \u001b[31mred\u0000 nul \ufffd bad utf-8");
+    expect(stderr).toBe("control \u001b[31mred\ufffd nul \ufffd bad utf-8");
   });
 });

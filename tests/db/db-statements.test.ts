@@ -1,5 +1,6 @@
 /**
- * The console's own statements (lib/server/db-statements.ts) run on Prisma's SQLite connection. They
+ * The console's own statements (lib/server/db-statements.ts) run on Prisma's SQLite connection (on
+ * PostgreSQL, on connections of the pool Prisma's adapter uses). They
  * must read and write rows exactly as Prisma's models do (dates, booleans, integers), never land inside
  * an interactive transaction another request has open (Prisma's or their own), and their transactions
  * must commit or roll back as a whole.
@@ -10,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, dbReady } from "@/lib/server/db";
 import { statements, statementTransaction } from "@/lib/server/db-statements";
 import { countLockWaits, untilWaiting } from "../helpers/lock-waits";
-import { setUpTestConsole } from "../helpers/test-console";
+import { onPostgres, setUpTestConsole } from "../helpers/test-console";
 
 beforeAll(async () => {
   await setUpTestConsole();
@@ -74,7 +75,7 @@ describe("values", () => {
 });
 
 describe("isolation from open transactions", () => {
-  it("a statement waits for Prisma's open transaction instead of joining it (its rollback keeps the statement)", async () => {
+  it.skipIf(onPostgres())("a statement waits for Prisma's open transaction instead of joining it (its rollback keeps the statement)", async () => {
     let outside: Promise<string> | undefined;
     const settled: string[] = [];
     const transaction = db().$transaction(async (tx) => {
@@ -96,7 +97,30 @@ describe("isolation from open transactions", () => {
     expect(await presetNames()).not.toContain("in prisma's transaction, rolled back");
   });
 
-  it("Prisma's statements wait for our open transaction, and our rollback undoes only its own writes", async () => {
+  it.runIf(onPostgres())("on PostgreSQL a statement runs beside an open transaction on a connection of its own: it never sees the transaction's writes, and the rollback keeps it", async () => {
+    let outside: string | undefined;
+    let seen: number | undefined;
+    const transaction = db().$transaction(async (tx) => {
+      await tx.argPreset.create({ data: presetRow("in prisma's transaction, rolled back (pg)") });
+      outside = await insertPreset("outside prisma's transaction, kept (pg)");
+      seen = (await statements().$queryRaw<Array<{ count: number }>>`SELECT COUNT(*) AS "count" FROM "ArgPreset" WHERE "name" = ${"in prisma's transaction, rolled back (pg)"}`)[0]!.count;
+      throw new Error("roll back");
+    });
+    await expect(transaction).rejects.toThrow("roll back");
+    expect(typeof outside).toBe("string");
+    expect(seen).toBe(0);
+    const our = statementTransaction(async (tx) => {
+      await insertPreset("in our transaction, rolled back (pg)", tx);
+      await db().argPreset.create({ data: presetRow("prisma outside ours, kept (pg)") });
+      throw new Error("roll back ours");
+    });
+    await expect(our).rejects.toThrow("roll back ours");
+    const names = await presetNames();
+    expect(names).toEqual(expect.arrayContaining(["outside prisma's transaction, kept (pg)", "prisma outside ours, kept (pg)"]));
+    expect(names.filter((name) => name.includes("rolled back"))).toEqual([]);
+  });
+
+  it.skipIf(onPostgres())("Prisma's statements wait for our open transaction, and our rollback undoes only its own writes", async () => {
     let outside: Promise<unknown> | undefined;
     let seen: Promise<number> | undefined;
     const settled: string[] = [];
@@ -144,7 +168,7 @@ describe("isolation from open transactions", () => {
       await tx.$executeRaw`INSERT INTO "ArgPreset" ("id", "skill", "name", "args", "createdBy", "createdAt", "updatedAt") VALUES (${duplicate}, ${"statements"}, ${"first of a failed pair"}, ${"{}"}, ${"test"}, ${new Date()}, ${new Date()})`;
       await tx.$executeRaw`INSERT INTO "ArgPreset" ("id", "skill", "name", "args", "createdBy", "createdAt", "updatedAt") VALUES (${duplicate}, ${"statements"}, ${"second of a failed pair"}, ${"{}"}, ${"test"}, ${new Date()}, ${new Date()})`;
     });
-    await expect(failing).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    await expect(failing).rejects.toMatchObject({ code: onPostgres() ? "23505" : "SQLITE_CONSTRAINT_PRIMARYKEY" });
     const names = await presetNames();
     expect(names).toEqual(expect.arrayContaining(["committed one", "committed two"]));
     expect(names).not.toContain("first of a failed pair");

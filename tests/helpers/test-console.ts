@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { inject } from "vitest";
 import { closeDbForTests } from "@/lib/server/db";
 import { resetConfigForTests } from "@/lib/server/env";
@@ -10,10 +11,13 @@ import { forgetTestAdminSession } from "./route-client";
 import { TEST_ADMIN } from "./test-people";
 import { stopTestWorkers, testWorkers } from "./test-worker";
 
-/** A console set up for one test file: its temp folder, database file, allow-list root and native skills path. */
+/** A console set up for one test file: its temp folder, database, allow-list root and native skills path. */
 export interface TestConsole {
   dir: string;
+  /** The SQLite file (on PostgreSQL: a path where no file is). */
   databaseFile: string;
+  /** DATABASE_URL of this console: `file:<databaseFile>`, or a PostgreSQL database of its own. */
+  databaseUrl: string;
   root: string;
   /** SKILLS_PATH of this console: native skills go in `<nativeRoot>/<category>/<name>/SKILL.md`. */
   nativeRoot: string;
@@ -21,8 +25,50 @@ export interface TestConsole {
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
 
+/** Whether this vitest project runs on PostgreSQL (vitest.config.ts projects; tests/global-setup.ts). */
+export function onPostgres(): boolean {
+  return inject("databaseKind") === "postgresql";
+}
+
+let copies = 0;
+
 /**
- * Points this test file's console at a fresh copy of the migrated template database and at a new
+ * A fresh database for one test console, as a DATABASE_URL: a copy of the migrated template — the
+ * SQLite file copied to `file`, or on PostgreSQL a new database made from the template one
+ * (CREATE DATABASE … TEMPLATE, milliseconds) in the suite's cluster.
+ */
+export async function freshTestDatabase(file: string): Promise<string> {
+  if (!onPostgres()) {
+    fs.copyFileSync(inject("templateDatabase"), file);
+    return `file:${file}`;
+  }
+  const template = new URL(inject("templateDatabase"));
+  const name = `test_${process.pid}_${++copies}_${Math.random().toString(36).slice(2, 8)}`;
+  const maintenance = new URL(template);
+  maintenance.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: maintenance.toString() });
+  await client.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template.pathname.slice(1)}"`);
+        break;
+      } catch (error) {
+        // Another test file copying the template at the same moment holds it for an instant.
+        if (attempt >= 50 || !/being accessed by other users/.test(String((error as Error).message))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(template);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Points this test file's console at a fresh copy of the migrated template database (freshTestDatabase) and at a new
  * allow-list root folder (empty unless the test writes skills into it), with short limits that keep the
  * suite fast, unsandboxed (SKILL_SANDBOX=none) unless `env` says otherwise. `env` overrides or adds
  * settings. The console's default worker starts on the first request (tests/helpers/test-worker.ts).
@@ -34,13 +80,13 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
   fs.chmodSync(dir, 0o711);
   await stopTestWorkers(dir);
   const databaseFile = path.join(dir, "console.db");
-  fs.copyFileSync(inject("templateDatabase"), databaseFile);
+  const databaseUrl = await freshTestDatabase(databaseFile);
   const root = path.join(dir, "skills");
   fs.mkdirSync(root);
   const nativeRoot = path.join(dir, "native-skills");
   fs.mkdirSync(nativeRoot);
   Object.assign(process.env, {
-    DATABASE_URL: `file:${databaseFile}`,
+    DATABASE_URL: databaseUrl,
     ONGRID_SKILLS_EXTERNAL_DIRS: root,
     SKILLS_PATH: nativeRoot,
     SKILL_KILL_GRACE_MS: "200",
@@ -58,7 +104,7 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
   resetRegistryForTests();
   forgetTestAdminSession();
   (globalThis as Record<symbol, unknown>)[STARTUP_KEY] = undefined;
-  return { dir, databaseFile, root, nativeRoot };
+  return { dir, databaseFile, databaseUrl, root, nativeRoot };
 }
 
 /**

@@ -74,7 +74,7 @@ describe("the one-console lock of a SQLite file", () => {
     const second = await locker(url);
     expect(second.lines[0]).toMatch(
       new RegExp(
-        `^the database ${path.join(temp, "a", "console.db").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is in use by the console started by pid ${first.child.pid} \\(http://127\\.0\\.0\\.1:3999, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, in .+\\)\\. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL \\(several consoles on one database will need PostgreSQL, which this release does not support yet\\)\\.$`,
+        `^the database ${path.join(temp, "a", "console.db").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is in use by the console started by pid ${first.child.pid} \\(http://127\\.0\\.0\\.1:3999, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, in .+\\)\\. A SQLite database serves one console: stop that one, or give this one its own DATABASE_URL \\(several consoles on one database need a postgresql:\\/\\/ DATABASE_URL\\)\\.$`,
       ),
     );
     expect(await exited(second.child)).toBe(3);

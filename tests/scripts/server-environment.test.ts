@@ -34,6 +34,17 @@ describe("secrets handed to the server and workers (issue 9 point 2: never in a 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("hands the database URL over too (a postgresql:// one holds the password), warning only about one with a password", () => {
+    const url = "postgresql://console:hunter2hunter2@db.internal:5432/console";
+    expect(withoutSecrets({ HOME: "/root", DATABASE_URL: url })).toEqual({ env: { HOME: "/root" }, secrets: { DATABASE_URL: url }, inEnvironment: ["DATABASE_URL"] });
+    expect(withoutSecrets({ DATABASE_URL: "file:./data/console.db" })).toEqual({ env: {}, secrets: { DATABASE_URL: "file:./data/console.db" }, inEnvironment: [] });
+    expect(withoutSecrets({ DATABASE_URL: "postgresql://console@db/console" }).inEnvironment).toEqual([]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "secrets-"));
+    fs.writeFileSync(path.join(dir, "database-url"), `${url}\n`, { mode: 0o600 });
+    expect(withoutSecrets({ DATABASE_URL_FILE: path.join(dir, "database-url") })).toEqual({ env: {}, secrets: { DATABASE_URL: url }, inEnvironment: [] });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("gives workers none of them, nor the database URL", () => {
     expect(workerEnvironment({ HOME: "/root", DATABASE_URL: "file:x", CONSOLE_ADMIN_PASSWORD: "p", CONSOLE_ADMIN_PASSWORD_FILE: "/f", WORKER_TOKEN: "t", WORKER_TOKEN_FILE: "/t" })).toEqual({ HOME: "/root" });
   });

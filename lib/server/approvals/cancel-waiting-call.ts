@@ -1,7 +1,6 @@
 import type { Identity } from "@/lib/types/identity";
 import { transitionCall } from "../calls/call-transitions";
-import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { auditActor } from "./audit-actor";
 
 /**
@@ -13,7 +12,7 @@ import { auditActor } from "./audit-actor";
  */
 export async function cancelWaitingCall(callId: string, identity: Identity): Promise<boolean> {
   const who = auditActor(identity);
-  return db().$transaction(async (tx) => {
+  return modelTransaction(async (tx) => {
     const now = new Date();
     const approval = await tx.approval.findUnique({ where: { callId }, select: { id: true } });
     const cancelled = await transitionCall(
@@ -31,5 +30,5 @@ export async function cancelWaitingCall(callId: string, identity: Identity): Pro
       await tx.approval.updateMany({ where: { id: approval.id, status: "pending" }, data: { status: "denied", reason: `cancelled by ${who}`, decidedBy: identity.email, decidedAt: now } });
     }
     return true;
-  }, TRANSACTION_OPTIONS);
+  });
 }

@@ -7,7 +7,7 @@ import { transitionCall } from "../calls/call-transitions";
 import { waitForCallEnd } from "../calls/wait-for-call";
 import { holdsRoleNow } from "../auth/users";
 import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { config } from "../env";
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
@@ -66,8 +66,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
 
   reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
   const confirmer = identity.userId!;
-  const confirmed = await db()
-    .$transaction(async (tx) => {
+  const confirmed = await modelTransaction(async (tx) => {
       const queued = await transitionCall(
         { callId, from: "awaiting_confirmation", to: "queued", changes: { confirmedBy: identity.email }, audit: { action: "call.confirmed", actor: identity.email, actorId: confirmer } },
         tx,
@@ -76,7 +75,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
       // demotion that landed after this request was identified must not let it confirm.
       if (queued && !(await holdsRoleNow(tx, confirmer, "operator"))) throw markAboutExisting(new AppError("forbidden", `${identity.email} is no longer an operator; the call was not confirmed`));
       return queued;
-    }, TRANSACTION_OPTIONS)
+    })
     .catch((error: unknown) => {
       releaseQueueRoom(callId);
       throw error;

@@ -9,7 +9,7 @@ import { refuseUnknownFields } from "../http/known-fields";
 import { requirePerson } from "./audit-actor";
 import { expireApproval } from "./expire-approvals";
 import { getApproval } from "./read-approvals";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { markAboutExisting } from "../audit/refused-attempts";
 
 /** Longest reason a denial may give, in characters. */
@@ -44,7 +44,7 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
     await expireApproval(approvalId, now);
     throw new AppError("conflict", `approval ${approvalId} expired at ${row.expiresAt.toISOString()}`);
   }
-  const denied = await db().$transaction(async (tx) => {
+  const denied = await modelTransaction(async (tx) => {
     const changed = await tx.approval.updateMany({
       where: { id: approvalId, status: "pending", expiresAt: { gt: now } },
       data: { status: "denied", reason, decidedBy: identity.email, decidedAt: now },
@@ -56,7 +56,7 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
     await transitionCall({ callId: row.callId, from: "awaiting_approval", to: "denied", changes: { error: `denied by ${identity.email}: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.denied", actor: identity.email, actorId: identity.userId, callId: row.callId, approvalId, skill: row.call.skill, digest: row.digest, details: { reason } }, tx);
     return true;
-  }, TRANSACTION_OPTIONS);
+  });
   if (!denied) {
     const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId }, select: { status: true } });
     throw new AppError("conflict", `approval ${approvalId} is ${current.status}, not pending`);

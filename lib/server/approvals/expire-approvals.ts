@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit/audit-trail";
 import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { config } from "../env";
 
 /**
@@ -10,7 +10,7 @@ import { config } from "../env";
  * `approval.expired` audit entry, in one transaction. Returns true when this request expired it.
  */
 export async function expireApproval(approvalId: string, now = new Date()): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return modelTransaction(async (tx) => {
     const reason = `no two signatures within ${config().approvalTtlSeconds} s (APPROVAL_TTL_SECONDS)`;
     const expired = await tx.approval.updateMany({
       where: { id: approvalId, status: "pending", expiresAt: { lte: now } },
@@ -21,7 +21,7 @@ export async function expireApproval(approvalId: string, now = new Date()): Prom
     await transitionCall({ callId: approval.callId, from: "awaiting_approval", to: "expired", changes: { error: `approval expired: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.expired", actor: "system", callId: approval.callId, approvalId, skill: approval.call.skill, digest: approval.digest, details: { expiresAt: approval.expiresAt.toISOString() } }, tx);
     return true;
-  }, TRANSACTION_OPTIONS);
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { db } from "../db";
 import { decideCall } from "../policy/decide";
 import { findPersona } from "../personas/persona-store";
 import type { RegisteredSkill } from "../skills/registered-skill";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 
 /**
  * Why the policy in force now denies a waiting call (DESIGN.md "Policy"): the call was allowed by its
@@ -44,7 +44,7 @@ export async function currentPolicyRefusal(
  * `approval.denied`, actor `system`, with who noticed). Returns true when this request ended it.
  */
 export async function denyByCurrentPolicy(callId: string, reason: string, noticedBy: string): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return modelTransaction(async (tx) => {
     const now = new Date();
     const approval = await tx.approval.findUnique({ where: { callId }, select: { id: true } });
     const ended = await transitionCall(
@@ -62,5 +62,5 @@ export async function denyByCurrentPolicy(callId: string, reason: string, notice
       await tx.approval.updateMany({ where: { id: approval.id, status: "pending" }, data: { status: "denied", reason: `refused by the current policy: ${reason}`, decidedBy: "system", decidedAt: now } });
     }
     return true;
-  }, TRANSACTION_OPTIONS);
+  });
 }

@@ -14,7 +14,7 @@ import { expireApproval } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { getApproval } from "./read-approvals";
 import { COUNTING_SIGNATURES, signRefusal } from "./signature-rules";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { voidApproval } from "./void-approval";
 
 type SignOutcome = "not_pending" | "already_signed" | "not_signer" | "signed" | "start";
@@ -71,7 +71,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
   }
 
   const { callId, digest, required } = row;
-  const outcome = await db().$transaction(async (tx): Promise<SignOutcome> => {
+  const outcome = await modelTransaction(async (tx): Promise<SignOutcome> => {
     const stillPending = await tx.approval.updateMany({ where: { id: approvalId, status: "pending", expiresAt: { gt: now } }, data: { updatedAt: new Date() } });
     if (stillPending.count !== 1) return "not_pending";
     // The role is read again under the write lock: a demotion that landed after this request was
@@ -90,7 +90,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
       tx,
     );
     return queued ? "start" : "signed";
-  }, TRANSACTION_OPTIONS);
+  });
 
   if (outcome === "already_signed") throw markAboutExisting(markRefusal(new AppError("conflict", `you already signed approval ${approvalId}`)));
   if (outcome === "not_signer") throw markAboutExisting(new AppError("forbidden", `${identity.email} is no longer an approver; the signature was not recorded`));

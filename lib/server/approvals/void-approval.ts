@@ -1,7 +1,7 @@
 import { recordAudit } from "../audit/audit-trail";
 import { transitionCall } from "../calls/call-transitions";
-import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import type { SqlRunner } from "../db-statements";
+import { modelTransaction } from "../db-transactions";
 
 /**
  * Voids an approval for good because what its call would run no longer matches the frozen digest
@@ -12,7 +12,7 @@ import { TRANSACTION_OPTIONS } from "../db-transactions";
  * change, false when the approval had already left `from`.
  */
 export async function voidApproval(approvalId: string, reason: string, from: "pending" | "approved"): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return modelTransaction(async (tx) => {
     const now = new Date();
     const voided = await tx.approval.updateMany({ where: { id: approvalId, status: from }, data: { status: "void", reason, decidedBy: "system", decidedAt: now } });
     if (voided.count !== 1) return false;
@@ -25,17 +25,23 @@ export async function voidApproval(approvalId: string, reason: string, from: "pe
       tx,
     );
     return true;
-  }, TRANSACTION_OPTIONS);
+  });
 }
 
 /**
  * A worker refused to run an approved call because its copy no longer had the approved digest
- * (DESIGN.md: checked just before spawning): voids the call's `approved` approval, if it has one.
+ * (DESIGN.md: checked just before spawning): voids the call's `approved` approval, if it has one, in
+ * `tx` — the transaction that ends the call `expired`, so no reader (on any replica) ever sees the
+ * call ended while its approval still says approved. Writes `approval.void` (actor `system`) with it.
  * Returns the approval's id, or null when the call had none (a confirmed or directly run call).
  */
-export async function voidApprovalOfCall(callId: string, reason: string): Promise<string | null> {
-  const approval = await db().approval.findUnique({ where: { callId }, select: { id: true } });
-  if (!approval) return null;
-  await voidApproval(approval.id, reason, "approved");
-  return approval.id;
+export async function voidApprovalOfCall(tx: SqlRunner, callId: string, reason: string): Promise<string | null> {
+  const now = new Date();
+  const [voided] = await tx.$queryRaw<Array<{ id: string; digest: string }>>`
+    UPDATE "Approval" SET "status" = 'void', "reason" = ${reason}, "decidedBy" = 'system', "decidedAt" = ${now}, "updatedAt" = ${now}
+    WHERE "callId" = ${callId} AND "status" = 'approved' RETURNING "id", "digest"`;
+  if (!voided) return null;
+  const [call] = await tx.$queryRaw<Array<{ skill: string }>>`SELECT "skill" FROM "Call" WHERE "id" = ${callId}`;
+  await recordAudit({ action: "approval.void", actor: "system", callId, approvalId: voided.id, skill: call?.skill ?? null, digest: voided.digest, details: { reason, from: "approved" } }, tx);
+  return voided.id;
 }

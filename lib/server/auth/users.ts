@@ -7,7 +7,7 @@ import { config, MIN_PASSWORD_LENGTH } from "../env";
 import { recordAudit } from "../audit/audit-trail";
 import { SIGNING_ROLES } from "../approvals/signature-rules";
 import { consoleAuth } from "./better-auth";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 
 /** Better Auth's provider id for email + password credentials. */
 const CREDENTIAL_PROVIDER = "credential";
@@ -81,7 +81,7 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
   // The write comes first and the count after it, in one transaction: on SQLite the write takes the
   // database's write lock, so two admins demoting each other at once (in one console or two) are
   // serialised and the second sees the first's demotion — a count read before writing would let both pass.
-  const updated = await db().$transaction(async (tx) => {
+  const updated = await modelTransaction(async (tx) => {
     const changed = await tx.user.update({ where: { id: userId }, data: { role } });
     if (user.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) < 1) {
       throw new AppError("conflict", "the last admin cannot be demoted; make another admin first");
@@ -95,7 +95,7 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
       }
     }
     return changed;
-  }, TRANSACTION_OPTIONS);
+  });
   await recordAudit({ action: "user.role_changed", actor: actor.email, actorId: actor.userId, details: { email: user.email, from: user.role, to: role } });
   return toConsoleUser(updated);
 }

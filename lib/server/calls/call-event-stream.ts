@@ -54,6 +54,9 @@ export function reserveEventStream(holder: string): () => void {
   };
 }
 
+/** The largest seq a timeline line can have: CallEvent.seq is a 32-bit Int on both engines. */
+const MAX_SEQ = 2 ** 31 - 1;
+
 /** Formats one timeline event as a server-sent event (`id` = seq, so Last-Event-ID resumes after it). */
 export function formatLineEvent(event: CallEvent): string {
   return `id: ${event.seq}\nevent: line\ndata: ${JSON.stringify(event)}\n\n`;
@@ -78,12 +81,12 @@ export function formatEndEvent(call: Call): string {
  * stored lines are replayed before the end event). `signal` aborts when the client leaves; everything
  * is cleaned up then. `holder` (who opened it) counts against reserveEventStream's limits, released
  * when the stream ends (AppError `rate_limited` or `unavailable` past them, before the first byte).
- * `afterSeq` is clamped to 0…Number.MAX_SAFE_INTEGER, so any Last-Event-ID replays a valid suffix.
+ * `afterSeq` is clamped to 0…MAX_SEQ, so any Last-Event-ID replays a valid suffix.
  */
 export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal, holder: string): Promise<ReadableStream<Uint8Array>> {
   // A Last-Event-ID past any seq a call can have means "after everything" (the database would refuse a
-  // number beyond 64 bits and fail the stream); NaN or a negative one means "from the start".
-  afterSeq = Number.isNaN(afterSeq) || afterSeq < 0 ? 0 : Math.min(Math.floor(afterSeq), Number.MAX_SAFE_INTEGER);
+  // number beyond its 32-bit seq column — PostgreSQL refuses one past 2^31 - 1 — and fail the stream); NaN or a negative one means "from the start".
+  afterSeq = Number.isNaN(afterSeq) || afterSeq < 0 ? 0 : Math.min(Math.floor(afterSeq), MAX_SEQ);
   await getCall(id);
   const release = reserveEventStream(holder);
   const encoder = new TextEncoder();

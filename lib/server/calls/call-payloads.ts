@@ -1,4 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { Prisma } from "@prisma/client";
+import { databaseProvider } from "../db";
 import { statements, readNowUnlocked } from "../db-statements";
 import type { StoredParts } from "../http/stored-json";
 import { pieceEnd } from "../utf16-slices";
@@ -63,10 +65,22 @@ export async function payloadText(callId: string, kind: PayloadKind, column: str
   return joinParts(callId, kind, rows);
 }
 
-/** payloadText, synchronously (for an answer being serialised: lib/server/http/stored-json.ts). */
+/** payloadText, synchronously (for an answer being serialised: lib/server/http/stored-json.ts). SQLite only: PostgreSQL has no synchronous read. */
 export function readPayloadNow(callId: string, kind: PayloadKind): string {
+  if (databaseProvider() === "postgresql") throw new Error(`call ${callId}: its ${kind} are stored in parts, which PostgreSQL cannot read synchronously (read them with payloadText)`);
   const rows = readNowUnlocked`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} ORDER BY "part"` as Array<{ text: string }>;
   return joinParts(callId, kind, rows);
+}
+
+/** The rows of statement `sql`: read at once on SQLite (readNowUnlocked), as a promise on PostgreSQL. */
+function readRows<T>(sql: Prisma.Sql): T[] | Promise<T[]> {
+  if (databaseProvider() === "postgresql") return statements().$queryRaw<T[]>(sql);
+  return readNowUnlocked(sql) as T[];
+}
+
+/** `rows` handed to `then`, at once when they are there, else when they arrive. */
+function afterRows<T, R>(rows: T[] | Promise<T[]>, then: (rows: T[]) => R): R | Promise<R> {
+  return Array.isArray(rows) ? then(rows) : rows.then(then);
 }
 
 /**
@@ -76,10 +90,12 @@ export function readPayloadNow(callId: string, kind: PayloadKind): string {
 export function payloadParts(callId: string, kind: PayloadKind): StoredParts {
   return {
     whole: () => readPayloadNow(callId, kind),
-    part(index: number): string | null {
-      const rows = readNowUnlocked`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} AND "part" = ${index}` as Array<{ text: string }>;
-      if (rows.length === 0 && index === 0) throw new Error(`call ${callId}: its ${kind} are stored in parts, and none is there`);
-      return rows[0]?.text ?? null;
+    part(index: number) {
+      const rows = readRows<{ text: string }>(Prisma.sql`SELECT "text" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind} AND "part" = ${index}`);
+      return afterRows(rows, (found) => {
+        if (found.length === 0 && index === 0) throw new Error(`call ${callId}: its ${kind} are stored in parts, and none is there`);
+        return found[0]?.text ?? null;
+      });
     },
   };
 }
@@ -92,14 +108,21 @@ export function payloadParts(callId: string, kind: PayloadKind): StoredParts {
 export function payloadAsJsonString(callId: string, kind: PayloadKind): StoredParts {
   const parts = payloadParts(callId, kind);
   let count: number | null = null;
+  const escaped = (raw: string | null, index: number): string | null | Promise<string | null> => {
+    if (raw !== null) return JSON.stringify(raw).slice(1, -1);
+    if (count !== null) return index - 1 === count ? '"' : null;
+    const rows = readRows<{ n: number }>(Prisma.sql`SELECT count(*) AS "n" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind}`);
+    return afterRows(rows, (found) => {
+      count = Number(found[0]!.n);
+      return index - 1 === count ? '"' : null;
+    });
+  };
   return {
     whole: () => JSON.stringify(parts.whole()),
-    part(index: number): string | null {
+    part(index: number) {
       if (index === 0) return '"';
       const raw = parts.part(index - 1);
-      if (raw !== null) return JSON.stringify(raw).slice(1, -1);
-      count ??= (readNowUnlocked`SELECT count(*) AS "n" FROM "CallPayload" WHERE "callId" = ${callId} AND "kind" = ${kind}` as Array<{ n: number }>)[0]!.n;
-      return index - 1 === count ? '"' : null;
+      return typeof raw === "string" || raw === null ? escaped(raw, index) : raw.then((text) => escaped(text, index));
     },
   };
 }

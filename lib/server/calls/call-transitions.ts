@@ -2,8 +2,7 @@ import type { Call as CallRow, Prisma } from "@prisma/client";
 import { statementTransaction, type SqlRunner } from "../db-statements";
 import type { CallStatus } from "@/lib/types/call";
 import { recordAudit, type AuditInput } from "../audit/audit-trail";
-import { db } from "../db";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { insertCallSql, updateCallSql, type CallColumn, type CallConditions, type CallValue } from "./call-sql";
 
 /**
@@ -108,5 +107,5 @@ export async function insertCall(
   };
   // `also` writes through Prisma's models (an approval): then the whole insert is Prisma's transaction.
   if (!also) return statementTransaction((tx) => store(tx));
-  return db().$transaction((tx) => store(tx, also), TRANSACTION_OPTIONS);
+  return modelTransaction((tx) => store(tx, also));
 }

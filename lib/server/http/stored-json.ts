@@ -16,12 +16,13 @@ const STORED_KEY = Symbol.for("skill-console.stored-json");
 const stored: WeakMap<object, Map<string, StoredText>> = ((globalThis as Record<symbol, WeakMap<object, Map<string, StoredText>> | undefined>)[STORED_KEY] ??= new WeakMap());
 
 /**
- * A stored JSON text kept in parts elsewhere (CallPayload): read whole, or one part at a time (null
- * past the last), synchronously, when an answer needs it.
+ * A stored JSON text kept in parts elsewhere (CallPayload): read whole, synchronously (code that reads
+ * the parsed property; SQLite only), or one part at a time (null past the last) when an answer streams
+ * it — at once on SQLite, as a promise on PostgreSQL.
  */
 export interface StoredParts {
   whole(): string;
-  part(index: number): string | null;
+  part(index: number): string | null | Promise<string | null>;
 }
 
 /** A stored JSON text, or how to read it when it is first needed. */
@@ -225,7 +226,7 @@ async function* answerPieces(pieces: Array<string | number>, spliced: Array<Stor
     else if (isPagedList(text)) yield* pagedListPieces(text);
     else {
       for (let part = 0; ; part++) {
-        const chunk = text.part(part);
+        const chunk = await text.part(part);
         if (chunk === null) break;
         yield* piecesOf(chunk);
       }

@@ -1,10 +1,10 @@
 import type { Identity } from "@/lib/types/identity";
 import type { Persona } from "@/lib/types/persona";
 import { recordAudit } from "../audit/audit-trail";
-import { db } from "../db";
 import { AppError } from "../errors";
 import { isDefaultPersona } from "./persona-input";
 import { auditActor, toPersona } from "./persona-store";
+import { modelTransaction } from "../db-transactions";
 
 /**
  * Deletes the persona `name` (`DELETE /api/v1/personas/{name}`, admin), writing `persona.deleted` (with
@@ -14,7 +14,7 @@ import { auditActor, toPersona } from "./persona-store";
  */
 export async function deletePersona(identity: Identity, name: string): Promise<Persona> {
   if (isDefaultPersona(name)) throw new AppError("conflict", `the default persona cannot be deleted: calls that name no persona run under it (it may be edited)`);
-  const row = await db().$transaction(async (tx) => {
+  const row = await modelTransaction(async (tx) => {
     const existing = await tx.persona.findUnique({ where: { name } });
     if (!existing) throw new AppError("not_found", `no persona named ${JSON.stringify(name)}`);
     const tokens = await tx.apiToken.findMany({

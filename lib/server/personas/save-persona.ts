@@ -6,6 +6,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { parsePersonaInput } from "./persona-input";
 import { auditActor, toPersona, toPersonaRow } from "./persona-store";
+import { modelTransaction } from "../db-transactions";
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === "P2002";
@@ -22,7 +23,7 @@ export async function createPersona(identity: Identity, raw: unknown): Promise<P
   const taken = () => new AppError("conflict", `a persona named ${JSON.stringify(input.name)} already exists; replace it with PUT /api/v1/personas/${input.name}`);
   if (await db().persona.findUnique({ where: { name: input.name }, select: { id: true } })) throw taken();
   try {
-    const row = await db().$transaction(async (tx) => {
+    const row = await modelTransaction(async (tx) => {
       const created = await tx.persona.create({ data: { id: randomUUID(), ...toPersonaRow(input) } });
       await recordAudit({ action: "persona.created", ...auditActor(identity), details: { persona: input } }, tx);
       return created;
@@ -48,7 +49,7 @@ export async function replacePersona(identity: Identity, name: string, raw: unkn
   if (input.name !== name) {
     throw new AppError("bad_request", `name ${JSON.stringify(input.name)} differs from the persona in the path (${JSON.stringify(name)}); personas cannot be renamed`, { persona: name, field: "name" });
   }
-  const row = await db().$transaction(async (tx) => {
+  const row = await modelTransaction(async (tx) => {
     const before = await tx.persona.findUnique({ where: { name } });
     if (!before) throw new AppError("not_found", `no persona named ${JSON.stringify(name)}`);
     const updated = await tx.persona.update({ where: { name }, data: toPersonaRow(input) });

@@ -6,7 +6,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { statements } from "../db-statements";
-import { TRANSACTION_OPTIONS } from "../db-transactions";
+import { modelTransaction } from "../db-transactions";
 import { announceQueued } from "../calls/call-queue";
 import { interruptWorkerCalls } from "../calls/interrupt-calls";
 import { config } from "../env";
@@ -40,7 +40,7 @@ export async function registerWorker(caller: WorkerCaller, registration: WorkerR
   const id = randomUUID();
   const labels = [...new Set([...caller.labels, ...registration.labels])].sort();
   const now = new Date();
-  await db().$transaction(async (tx) => {
+  await modelTransaction(async (tx) => {
     await tx.worker.create({
       data: {
         id,
@@ -61,7 +61,7 @@ export async function registerWorker(caller: WorkerCaller, registration: WorkerR
       { action: "worker.registered", actor: `worker-token:${caller.tokenName}`, details: { worker: id, name: registration.name, host: registration.host, labels, sandbox: registration.sandbox.mode, warning: registration.sandbox.warning, skills: registration.skills.length } },
       tx,
     );
-  }, TRANSACTION_OPTIONS);
+  });
   // After the session's row, in statements of their own: nobody claims for this session before the
   // worker has its id (this answer), so the rows need not appear at once.
   try {

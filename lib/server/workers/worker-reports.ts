@@ -10,8 +10,9 @@ import { toCall } from "../calls/call-record";
 import { recordAudit } from "../audit/audit-trail";
 import { selectCallSql, updateCallSql } from "../calls/call-sql";
 import { transitionCall, type CallWriter } from "../calls/call-transitions";
-import { statementTransaction, statements, type SqlRunner } from "../db-statements";
+import { isUniqueViolation, statementTransaction, statements, type SqlRunner } from "../db-statements";
 import { AppError } from "../errors";
+import { storableText } from "../postgres-statements";
 import { refuseWorker, type WorkerCaller } from "./worker-auth";
 
 /**
@@ -39,12 +40,6 @@ export async function refuseReportOfOthers(caller: WorkerCaller, worker: WorkerR
 
 /** Thrown inside a finish transaction to roll it back when the call is not the worker's running call. */
 class NotOwned extends Error {}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  const message = String((error as { message?: unknown }).message ?? "");
-  return code === "P2002" || code === "P2010" ? /UNIQUE|unique/.test(message) || code === "P2002" : /UNIQUE constraint failed/.test(message);
-}
 
 /** The columns a spawn report sets: where the process runs, and when it started (the worker's clock). */
 function spawnColumns(spawned: SpawnReport | undefined) {
@@ -114,7 +109,8 @@ async function admitEvents(tx: CallWriter, callId: string, events: readonly Call
       continue;
     }
     left -= bytes;
-    kept.push(event);
+    // U+0000 as U+FFFD, on both engines (PostgreSQL's text cannot hold it): the same timeline everywhere.
+    kept.push(event.line.includes("\u0000") ? { ...event, line: storableText(event.line) } : event);
   }
   const added = kept.reduce((sum, event) => sum + Buffer.byteLength(event.line, "utf8"), 0);
   return { events: kept, columns: { stderrBytes: before + added, ...(dropped ? { stderrTruncated: true as const } : {}) } };
@@ -202,6 +198,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       );
       // Not this worker's running call: roll back the start entry too.
       if (!ended) throw new NotOwned();
+      if (report.digestMismatch !== undefined) await voidApprovalOfCall(tx, callId, report.digestMismatch);
       const kept = await admitEvents(tx, callId, report.events);
       stored = kept.events;
       if (kept.events.length > 0) await storeEvents(callId, kept.events, tx);
@@ -216,7 +213,6 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
     throw error;
   }
-  if (report.digestMismatch !== undefined) await voidApprovalOfCall(callId, report.digestMismatch);
   publishEvents(callId, stored);
   const call = toCall(row);
   publishEnd(callId, call);
