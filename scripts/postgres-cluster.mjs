@@ -126,7 +126,8 @@ if (process.argv[2] === "--reap" && process.argv[1] && path.resolve(process.argv
  * turns fsync and synchronous_commit off: a test's cluster is thrown away, and with them on every
  * commit waits for the disk; a benchmark should ask for `durable: true` to measure what an operator runs.
  * `maxConnections` (default 200) is the server's max_connections.
- * Resolves `{ url, port, dir, user, database, log, stop() }` (`dir` is also where its Unix socket is): `url` is a
+ * Resolves `{ url, port, dir, user, database, log, stop(), pause(), resume() }` (`dir` is also where its
+ * Unix socket is; pause/resume stop and start the server again on the same folder and port): `url` is a
  * `postgresql://console:<password>@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
  * and removes the folder, and is idempotent; should the calling process die first, a reaper does it
  * (reapWhenGone). Rejects with the server's log when it does not start.
@@ -176,7 +177,16 @@ export async function startPostgresCluster({ parent = os.tmpdir(), database = CL
     started = true;
     reapWhenGone(process.pid, dir);
     if (database !== "postgres") run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${database}"`]);
-    return { url: `postgresql://${CLUSTER_USER}:${password}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop };
+    // A restart, for tests of an outage: the server stops (fast shutdown: sessions are cut) and starts again on the same folder and port.
+    const pause = () => {
+      if (started) run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", String(PG_CTL_WAIT_S), "stop"]);
+      started = false;
+    };
+    const resume = () => {
+      if (!started) run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
+      started = true;
+    };
+    return { url: `postgresql://${CLUSTER_USER}:${password}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop, pause, resume };
   } catch (error) {
     const serverLog = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-4000) : "";
     stop();

@@ -54,3 +54,58 @@ export async function retryWhileBusy<T>(attempt: () => T | Promise<T>, budgetMs:
     }
   }
 }
+
+/**
+ * `error` and what it wraps, at most `depth` links: its `cause`, and the driver adapter's error that
+ * Prisma keeps in `meta.driverAdapterError` of a P2010 (a raw query inside a transaction) rather than
+ * in `cause` — a serialization failure hid there and was answered 500.
+ */
+export function* errorChain(error: unknown, depth = 6): Generator<Record<string, unknown>> {
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < depth; seen++) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object") continue;
+    const record = current as Record<string, unknown>;
+    yield record;
+    if (record.cause) queue.push(record.cause);
+    const meta = record.meta as { driverAdapterError?: unknown } | undefined;
+    if (meta && typeof meta === "object" && meta.driverAdapterError) queue.push(meta.driverAdapterError);
+  }
+}
+
+/** Socket errors of a database server that is down or unreachable. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot serve now: admin_shutdown, crash_shutdown,
+ * cannot_connect_now (starting or stopping), too_many_connections, lock_not_available (a lock held past
+ * the connection's lock_timeout, db.ts); and class 08 (connection exception).
+ */
+const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "55P03"]);
+/** Prisma's codes for the same: cannot reach, timed out, connection closed, no pool connection in time. */
+const UNAVAILABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+/** The driver adapter's error kinds for the same (Prisma rethrows them as they are). */
+const UNAVAILABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseUnavailable"]);
+
+/**
+ * Whether `error` says the PostgreSQL server cannot serve the request now (issue 11 point 4: while it
+ * is down or restarting, requests answer 503 `unavailable`, and resume on their own once it is back):
+ * a socket error, a SQLSTATE of UNAVAILABLE_STATES or class 08, pg's pool timeout or lost connection,
+ * or Prisma's and its adapter's names for them — also when wrapped (errorChain).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const current of errorChain(error)) {
+    const { code, originalCode, kind, message } = current as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown };
+    for (const state of [code, originalCode]) {
+      if (typeof state !== "string") continue;
+      if (UNREACHABLE_CODES.has(state) || UNAVAILABLE_STATES.has(state) || UNAVAILABLE_PRISMA_CODES.has(state) || /^08[0-9A-Z]{3}$/.test(state)) return true;
+    }
+    if (typeof kind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
+    if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|the database system is (starting up|shutting down)/.test(message)) return true;
+  }
+  return false;
+}
+
+/** The error a request gets while the database server cannot serve it: 503 `unavailable`, Retry-After. */
+export function databaseUnavailableError(): AppError {
+  return new AppError("unavailable", `the database is unavailable; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+}

@@ -40,6 +40,11 @@ const SETUP_BUSY_TIMEOUT_MS = 10_000;
  */
 const requireAtRunTime = createRequire(import.meta.url);
 
+/** Longest a PostgreSQL statement waits for a row or table lock, in ms (then it fails, answered 503). */
+const LOCK_TIMEOUT_MS = 5_000;
+/** Longest a PostgreSQL session may sit idle inside an open transaction, in ms (TRANSACTION_OPTIONS' timeout is 20 s). */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
 /** How long taking a pool connection may wait (ms) before the request fails 503: a database that is down answers at once, one that is full within this. */
 const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
@@ -52,7 +57,9 @@ function openPostgres(url: string): DbHolder {
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     // TIMESTAMP columns hold UTC (Prisma's convention); CURRENT_TIMESTAMP defaults must be UTC too, whatever the server's zone.
-    options: "-c TimeZone=UTC",
+    // A statement waits at most LOCK_TIMEOUT_MS for a lock (then 503: db-busy.ts), and a transaction
+    // left open and idle is ended by the server: a session holding a lock must not hold every request.
+    options: `-c TimeZone=UTC -c lock_timeout=${LOCK_TIMEOUT_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
   });
   // An idle connection the server dropped (a restart) is reported here; the pool replaces it on the next request.
   pool.on("error", (error) => console.error(`database: an idle PostgreSQL connection failed: ${error.message}`));

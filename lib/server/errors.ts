@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorCode } from "@/lib/types/api";
-import { databaseBusyError, isDatabaseBusy } from "./db-busy";
+import { databaseBusyError, databaseUnavailableError, isDatabaseBusy, isDatabaseUnavailable } from "./db-busy";
 import { isHighSurrogate } from "./utf16-slices";
 
 /** HTTP status of each error code: the one table of STYLE.md rule 3. */
@@ -78,12 +78,14 @@ export function closeConnectionAfter(error: AppError): AppError {
 /**
  * The one error envelope answer (STYLE.md rule 3) for `error`: an AppError with its code's status,
  * message and details (both bounded), `Retry-After` for 503 and a timed 429, `Connection: close` when
- * marked (closeConnectionAfter); a busy database's error as 503 `unavailable`; anything else 500
+ * marked (closeConnectionAfter); a busy or unavailable database's error as 503 `unavailable`; anything else 500
  * `internal` (logged, never shown).
  */
 export function errorResponse(error: unknown): Response {
   // A statement or transaction the locked database refused, past its retries: 503, not 500.
   if (!(error instanceof AppError) && isDatabaseBusy(error)) error = databaseBusyError();
+  // A PostgreSQL server that is down, restarting or out of connections: 503 until it is back.
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) error = databaseUnavailableError();
   if (error instanceof AppError) {
     const body: ErrorBody = { error: { code: error.code, message: boundedText(error.message, ERROR_MESSAGE_MAX_LENGTH) } };
     if (error.details !== undefined) {

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Prisma } from "@prisma/client";
 import type pg from "pg";
+import { errorChain } from "./db-busy";
 import { AppError } from "./errors";
 
 /**
@@ -97,10 +98,11 @@ const TRANSACTION_ATTEMPTS = 12;
 /**
  * Whether `error` is one that RETRIED_STATES says to run the transaction again after: pg's error
  * (`code`), Prisma's P2034, or the driver adapter's error Prisma rethrows as it is when the conflict
- * surfaces at COMMIT (`cause.kind` TransactionWriteConflict, `cause.originalCode` 40001).
+ * surfaces at COMMIT (`cause.kind` TransactionWriteConflict, `cause.originalCode` 40001), or inside
+ * Prisma's P2010 of a raw query (`meta.driverAdapterError`): errorChain.
  */
 export function isSerializationFailure(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (const current of errorChain(error)) {
     const { code, originalCode, kind } = current as { code?: unknown; originalCode?: unknown; kind?: unknown };
     if (typeof code === "string" && (RETRIED_STATES.has(code) || code === "P2034")) return true;
     if (typeof originalCode === "string" && RETRIED_STATES.has(originalCode)) return true;

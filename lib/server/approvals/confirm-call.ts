@@ -64,7 +64,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
     throw markAboutExisting(new AppError("forbidden", `call ${callId} cannot be confirmed: the current policy refuses it (${policyRefusal})`));
   }
 
-  reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
+  await reserveQueueRoom(callId, await payloadText(callId, "args", row.args), 8 * config().argsLimitBytes);
   const confirmer = identity.userId!;
   const confirmed = await modelTransaction(async (tx) => {
       const queued = await transitionCall(

@@ -1,6 +1,6 @@
 import type { AuditEntry } from "@/lib/types/audit";
 import { db } from "../db";
-import { isDatabaseBusy } from "../db-busy";
+import { isDatabaseBusy, isDatabaseUnavailable } from "../db-busy";
 import { statements, type SqlRunner } from "../db-statements";
 import { AppError, boundedText } from "../errors";
 
@@ -48,7 +48,7 @@ const backlog: { entries: AuditInput[]; timer: NodeJS.Timeout | null; dropped: n
 }) as { entries: AuditInput[]; timer: NodeJS.Timeout | null; dropped: number };
 
 function isBusyFailure(error: unknown): boolean {
-  return isDatabaseBusy(error) || (error instanceof AppError && error.code === "unavailable");
+  return isDatabaseBusy(error) || isDatabaseUnavailable(error) || (error instanceof AppError && error.code === "unavailable");
 }
 
 /**

@@ -83,7 +83,9 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
   // serialised and the second sees the first's demotion — a count read before writing would let both pass.
   const updated = await modelTransaction(async (tx) => {
     const changed = await tx.user.update({ where: { id: userId }, data: { role } });
-    if (user.role === "admin" && role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) < 1) {
+    // Counted whatever role was read before the transaction: that read may be stale (a promotion to
+    // admin committed meanwhile), and a demotion that skipped the count left no admin.
+    if (role !== "admin" && (await tx.user.count({ where: { role: "admin" } })) < 1) {
       throw new AppError("conflict", "the last admin cannot be demoted; make another admin first");
     }
     if (!SIGNING_ROLES.includes(role)) {

@@ -62,31 +62,41 @@ export function subscribe(callId: string, listener: CallListener): () => void {
  * Resolves with the call once it reaches its end state in this console (`wait: true` requests), or
  * null when `signal` aborts first (the client left). Subscribe-before-read as `subscribe`: callers
  * check the stored status after calling this, through `check`, which may end the wait at once.
+ * `recheckEveryMs` (PostgreSQL: several replicas) runs `check` again at that period, for a call whose
+ * end another replica publishes.
  */
-export function waitForEnd(callId: string, signal: AbortSignal | undefined, check: () => Promise<Call | null>): Promise<Call | null> {
+export function waitForEnd(callId: string, signal: AbortSignal | undefined, check: () => Promise<Call | null>, recheckEveryMs: number | null = null): Promise<Call | null> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (call: Call | null) => {
-      if (settled) return;
+    let poll: NodeJS.Timeout | null = null;
+    const settle = () => {
       settled = true;
       unsubscribe();
+      if (poll) clearInterval(poll);
       signal?.removeEventListener("abort", onAbort);
+    };
+    const finish = (call: Call | null) => {
+      if (settled) return;
+      settle();
       resolve(call);
+    };
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settle();
+      reject(error);
     };
     const onAbort = () => finish(null);
     const unsubscribe = subscribe(callId, { onEvents: () => undefined, onEnd: (call) => finish(call) });
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) return finish(null);
-    check().then(
-      (call) => {
-        if (call) finish(call);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        unsubscribe();
-        reject(error);
-      },
-    );
+    check().then((call) => {
+      if (call) finish(call);
+    }, fail);
+    // Another replica's worker may end the call: its end is published there, not here (until the
+    // replicas share a bus), so the stored status is read again every `recheckEveryMs`.
+    if (recheckEveryMs !== null && !settled) {
+      poll = setInterval(() => void check().then((call) => call && finish(call), () => undefined), recheckEveryMs);
+      poll.unref();
+    }
   });
 }

@@ -1,3 +1,5 @@
+import { Prisma } from "@prisma/client";
+import { statements } from "../db-statements";
 import { AppError } from "../errors";
 
 /**
@@ -67,16 +69,30 @@ export const QUEUED_CALL_OVERHEAD_BYTES = 1024;
  * beyond every worker's capacity stay `queued`; the queue is bounded). The queue holds at most
  * `budgetBytes` (8 × SKILL_ARGS_LIMIT_BYTES: eight largest calls, or thousands of small ones), each
  * call costing its args' UTF-8 bytes plus QUEUED_CALL_OVERHEAD_BYTES. The room is given back by
- * releaseQueueRoom when the call leaves `queued` (claimed, cancelled) or could not be stored. Throws
- * AppError `unavailable` (503) when the queue is full; nothing must then be stored.
+ * releaseQueueRoom when the call leaves `queued` (claimed, cancelled) or could not be stored; when the
+ * queue looks full, the room of calls the database no longer holds `queued` is given back first (a
+ * worker of another replica claimed them: on a shared PostgreSQL database, 16 calls claimed elsewhere
+ * kept a replica refusing every new call until it restarted). Rejects with AppError `unavailable`
+ * (503) when the queue is full; nothing must then be stored.
  */
-export function reserveQueueRoom(callId: string, argsJson: string, budgetBytes: number): void {
+export async function reserveQueueRoom(callId: string, argsJson: string, budgetBytes: number): Promise<void> {
   const cost = Buffer.byteLength(argsJson) + QUEUED_CALL_OVERHEAD_BYTES;
+  if (state.reservedBytes + cost > budgetBytes) await releaseRoomOfCallsNotQueued();
   if (state.reservedBytes + cost > budgetBytes) {
     throw new AppError("unavailable", `too many calls are waiting for a worker (their args fill the queue's ${budgetBytes} bytes); try again later`);
   }
   state.reserved.set(callId, cost);
   state.reservedBytes += cost;
+}
+
+/** Gives back the room of every reserved call that is no longer `queued` in the database (one query). */
+async function releaseRoomOfCallsNotQueued(): Promise<void> {
+  const reserved = [...state.reserved.keys()];
+  if (reserved.length === 0) return;
+  const queued = new Set(
+    (await statements().$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Call" WHERE "status" = 'queued' AND "id" IN (${Prisma.join(reserved)})`).map((row) => row.id),
+  );
+  for (const id of reserved) if (!queued.has(id)) releaseQueueRoom(id);
 }
 
 /** Gives back the queue room of a call that left `queued` (idempotent; unknown ids are ignored). */

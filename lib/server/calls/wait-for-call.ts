@@ -1,18 +1,23 @@
 import { isTerminalStatus, type Call } from "@/lib/types/call";
+import { databaseProvider } from "../db";
 import { statements } from "../db-statements";
 import { waitForEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { selectCallSql } from "./call-sql";
 
+/** How often a `wait: true` request on PostgreSQL reads its call's status again, in ms. */
+const RECHECK_MS = 1000;
+
 /**
  * Waits until call `id` reaches an end state (a worker finished it, it was cancelled or interrupted),
  * for `wait: true` requests. Subscribes before reading the stored status, so an end that lands in
  * between is not missed. Resolves with the Call, or null when `signal` aborts first (the client left;
- * the call goes on). Rejects with the database's error.
+ * the call goes on). Rejects with the database's error. On PostgreSQL the status is also read again
+ * every RECHECK_MS: a worker reporting to another replica ends the call there.
  */
 export function waitForCallEnd(id: string, signal?: AbortSignal): Promise<Call | null> {
   return waitForEnd(id, signal, async () => {
     const row = await selectCallSql(statements(), id);
     return row && isTerminalStatus(row.status as Call["status"]) ? toCall(row) : null;
-  });
+  }, databaseProvider() === "postgresql" ? RECHECK_MS : null);
 }

@@ -296,11 +296,42 @@ async function parseCapped(bytes: Buffer, caps: Record<string, number>): Promise
 
 function parseBodyText(text: string): unknown {
   if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw new AppError("bad_request", `request body is not valid JSON: ${(error as Error).message}`);
   }
+  const where = unpairedSurrogateAt(body, "");
+  if (where !== null) throw new AppError("bad_request", `request body has text that is not valid Unicode at ${where || "its top level"} (an unpaired UTF-16 surrogate, such as \\ud800 alone)`);
+  return body;
+}
+
+/**
+ * The path (`.name`, `[2]`) of the first string or key of `value` holding an unpaired UTF-16 surrogate
+ * (JSON allows `"\ud800"` alone), or null when there is none. Such text cannot be stored: Prisma's
+ * query protocol failed on it ("unexpected end of hex escape", a 500 for an email, a token name, a
+ * persona description, a preset name), and it is no character. The body's values are already bounded
+ * (SKILL_ARGS_MAX_NODES), so the walk is too.
+ */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unpairedSurrogateAt(value: unknown, path: string): string | null {
+  if (typeof value === "string") return UNPAIRED_SURROGATE.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = unpairedSurrogateAt(value[index], `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (UNPAIRED_SURROGATE.test(key)) return `${path}.${JSON.stringify(key)}`;
+    const found = unpairedSurrogateAt(item, `${path}.${key}`);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function tooLarge(limitBytes: number): AppError {

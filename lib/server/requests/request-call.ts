@@ -92,7 +92,7 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
     row.args = await storePayload(id, "args", argsJson);
     if (decision.outcome === "confirm") return { call: toCall(await insertCall(row, "awaiting_confirmation", [requested])), finished: false };
     if (decision.outcome === "dual_sign") return { call: toCall(await requestApproval({ ...row, requesterId: identity.userId }, plan, requested)), finished: false };
-    reserveQueueRoom(id, argsJson, 8 * config().argsLimitBytes);
+    await reserveQueueRoom(id, argsJson, 8 * config().argsLimitBytes);
     try {
       stored = await insertCall(row, "queued", [requested]);
     } catch (error) {
