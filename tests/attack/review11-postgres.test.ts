@@ -8,13 +8,15 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 import { setUserRole } from "@/lib/server/auth/users";
 import { ensureConsoleStarted } from "@/lib/server/console-startup";
 import { QUEUED_CALL_OVERHEAD_BYTES, releaseQueueRoom, reserveQueueRoom } from "@/lib/server/calls/call-queue";
 import { waitForCallEnd } from "@/lib/server/calls/wait-for-call";
+import { interruptLapsedCalls } from "@/lib/server/calls/interrupt-calls";
+import { resetDatabaseClockForTests } from "@/lib/server/database-clock";
 import { db } from "@/lib/server/db";
 import { statements } from "@/lib/server/db-statements";
 import { modelTransaction } from "@/lib/server/db-transactions";
@@ -146,6 +148,26 @@ describe("replicas on one database", () => {
       expect((await invoke(callsRoute.GET, "/api/v1/calls")).status).toBe(200);
     } finally {
       await holder.end();
+    }
+  });
+
+  it.runIf(onPostgres())("with a clock 30 s ahead, a replica neither ends a call whose lease is live nor spares one whose lease lapsed", async () => {
+    const id = randomUUID();
+    // Running on another replica's worker, its lease set by the database's clock: 10 s left.
+    await statements().$executeRaw`INSERT INTO "Call" ("id", "skill", "requestedBy", "args", "status", "createdAt", "startedAt", "stderrBytes", "stderrTruncated", "eventCount", "skillKind", "workerId", "workerName", "leaseUntil")
+      VALUES (${id}, ${"ok"}, ${"test"}, ${"{}"}, ${"running"}, ${new Date()}, ${new Date()}, ${0}, ${false}, ${0}, ${"subprocess"}, ${"worker-of-replica-a"}, ${"a"}, LOCALTIMESTAMP + INTERVAL '10 seconds')`;
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(new Date(Date.now() + 30_000));
+    resetDatabaseClockForTests();
+    try {
+      expect((await interruptLapsedCalls()).map((row) => row.id)).not.toContain(id);
+      expect((await db().call.findUniqueOrThrow({ where: { id } })).status).toBe("running");
+      await statements().$executeRaw`UPDATE "Call" SET "leaseUntil" = LOCALTIMESTAMP - INTERVAL '1 second' WHERE "id" = ${id}`;
+      expect((await interruptLapsedCalls()).map((row) => row.id)).toContain(id);
+      expect((await db().call.findUniqueOrThrow({ where: { id } })).status).toBe("interrupted");
+    } finally {
+      vi.useRealTimers();
+      resetDatabaseClockForTests();
     }
   });
 });

@@ -1,9 +1,10 @@
 import { Prisma } from "@prisma/client";
+import { agreedNow } from "../database-clock";
 import { statements } from "../db-statements";
 import { config } from "../env";
 
-/** The lease end of a claimed call: now + CALL_LEASE_MS. */
-export function nextLeaseUntil(now = Date.now()): Date {
+/** The lease end of a claimed call: `now` (ms, agreedNow: the replicas' shared clock) + CALL_LEASE_MS. */
+export function nextLeaseUntil(now: number): Date {
   return new Date(now + config().leaseMs);
 }
 
@@ -14,11 +15,11 @@ export function nextLeaseUntil(now = Date.now()): Date {
  * owns (ended meanwhile: interrupted after a lapsed lease, or never its own) — it must stop those.
  */
 export async function renewWorkerLeases(workerId: string, running: readonly string[]): Promise<{ cancel: string[]; lost: string[] }> {
-  const now = new Date();
-  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${now} WHERE "id" = ${workerId}`;
+  // Liveness (lastSeenAt) is shown and judged with each replica's own clock still; the lease with the agreed one.
+  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${new Date()} WHERE "id" = ${workerId}`;
   if (running.length === 0) return { cancel: [], lost: [] };
   const owned = await statements().$queryRaw<Array<{ id: string; cancelRequestedAt: Date | null }>>`
-    UPDATE "Call" SET "leaseUntil" = ${nextLeaseUntil(now.getTime())}
+    UPDATE "Call" SET "leaseUntil" = ${nextLeaseUntil((await agreedNow()).getTime())}
     WHERE "id" IN (${Prisma.join([...running])}) AND "workerId" = ${workerId} AND "status" = 'running'
     RETURNING "id", "cancelRequestedAt"`;
   const ownedIds = new Set(owned.map((row) => row.id));

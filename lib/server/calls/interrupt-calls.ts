@@ -1,4 +1,5 @@
 import type { Call as CallRow } from "@prisma/client";
+import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statementTransaction } from "../db-statements";
 import { publishEnd, publishEvents } from "./call-bus";
@@ -45,14 +46,17 @@ export async function interruptCall(row: Pick<CallRow, "id" | "skill" | "digest"
  * lease seen, so of several consoles sharing the database exactly one ends it, and a call whose worker
  * renewed meanwhile is never touched; nor is one whose worker reached this console within the lease
  * (workerInContact: its renewals were refused by a busy database, and its finish is still coming).
- * Returns the calls ended here.
+ * A lease has lapsed by the replicas' shared clock (agreedNow), not this process's own, unless the
+ * caller passes `now`. Returns the calls ended here.
  */
-export async function interruptLapsedCalls(now = new Date()): Promise<CallRow[]> {
-  const lapsed = await db().call.findMany({ where: { status: "running", leaseUntil: { lt: now } }, take: 500 });
+export async function interruptLapsedCalls(now?: Date): Promise<CallRow[]> {
+  const cutoff = now ?? (await agreedNow());
+  const lapsed = await db().call.findMany({ where: { status: "running", leaseUntil: { lt: cutoff } }, take: 500 });
   const ended: CallRow[] = [];
   for (const row of lapsed) {
     // Its worker kept calling (the busy database refused its renewals): its finish is on the way.
-    if (workerInContact(row.workerId, now.getTime())) continue;
+    // Contact times are this process's own, so they are compared with its own clock.
+    if (workerInContact(row.workerId, now ? now.getTime() : Date.now())) continue;
     const done = await interruptCall(row, `the worker ${row.workerName ?? "running it"} stopped renewing its lease (it stopped, was killed or lost the console)`, { lapsed: true });
     if (done) ended.push(done);
   }

@@ -5,6 +5,7 @@ import type { CallAssignment, ClaimResponse, WorkerSandbox } from "@/lib/types/w
 import { announceToWorker, releaseQueueRoom, waitForWork } from "../calls/call-queue";
 import { transitionCall } from "../calls/call-transitions";
 import { nextLeaseUntil } from "../calls/call-leases";
+import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
@@ -103,7 +104,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
   const claimed: CallAssignment[] = [];
   const candidates = await preferFullSandbox(worker, await claimable(worker, capacity));
   for (const candidate of candidates) {
-    const leaseUntil = nextLeaseUntil();
+    const leaseUntil = nextLeaseUntil((await agreedNow()).getTime());
     const row = await transitionCall({
       callId: candidate.id,
       from: "queued",
