@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
 import { databaseProvider, openSqliteConnection, postgresPool, sqliteConnection } from "./db";
-import { isDatabaseBusy, retryWhileBusy } from "./db-busy";
+import { errorChain, isDatabaseBusy, retryWhileBusy } from "./db-busy";
 import { postgresExecute, postgresQuery, postgresTransaction } from "./postgres-statements";
 import type { SqliteConnection } from "./serialised-sqlite-adapter";
 
@@ -173,10 +173,10 @@ export function statements(): SqlRunner {
 /**
  * Whether `error` is a unique-constraint violation: Prisma's P2002, better-sqlite3's
  * SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY, or PostgreSQL's unique_violation (SQLSTATE 23505), also
- * when wrapped (`cause`).
+ * when wrapped (errorChain).
  */
 export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (const current of errorChain(error)) {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (code === "P2002" || code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
     // Prisma's raw-query error (P2010) carries the driver's message.

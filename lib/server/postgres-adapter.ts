@@ -21,12 +21,21 @@ interface PgQueryableInternals {
 }
 
 /**
- * U+0000 in a text argument: PostgreSQL refuses the whole statement, SQLite stores it. Prisma's
- * queries get what the console's own statements get (storableText, postgres-statements.ts): U+FFFD.
+ * PostgreSQL's text cannot hold U+0000 (it refuses the whole statement: "invalid byte sequence for
+ * encoding UTF8: 0x00"), where SQLite stores it: a NUL in any text — a person's input, a worker's
+ * error — would fail the request that carries it, and a call's finish report for good. It is stored as
+ * U+FFFD, the replacement character invalid UTF-8 already becomes: by Prisma's queries here
+ * (withStorableText) and by the console's own statements (postgres-statements.ts). Timeline lines get
+ * the same on both engines when they are admitted (worker-reports.ts).
  */
+export function storableText(text: string): string {
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "\ufffd") : text;
+}
+
+/** `query` with its text arguments through storableText. */
 function withStorableText(query: SqlQuery): SqlQuery {
   if (!query.args.some((arg) => typeof arg === "string" && arg.includes("\u0000"))) return query;
-  return { ...query, args: query.args.map((arg) => (typeof arg === "string" ? arg.replaceAll("\u0000", "\ufffd") : arg)) };
+  return { ...query, args: query.args.map((arg) => (typeof arg === "string" ? storableText(arg) : arg)) };
 }
 
 function readCatalogTypesAsText(queryable: PgQueryableInternals): void {

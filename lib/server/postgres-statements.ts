@@ -4,6 +4,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Prisma } from "@prisma/client";
 import type pg from "pg";
 import { errorChain } from "./db-busy";
+import { storableText } from "./postgres-adapter";
 import { AppError } from "./errors";
 
 /**
@@ -42,17 +43,6 @@ const rowTypes: pg.CustomTypesConfig = {
     return pgDriver().types.getTypeParser(oid, format ?? "text");
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
-
-/**
- * PostgreSQL's text cannot hold U+0000 (it refuses the whole statement: "invalid byte sequence for
- * encoding UTF8: 0x00"), where SQLite stores it: a NUL in any text — a person's input, a worker's
- * error — would fail the request that carries it, and a call's finish report for good. It is stored as
- * U+FFFD, the replacement character invalid UTF-8 already becomes. (Timeline lines get the same on both
- * engines when they are admitted: worker-reports.ts.)
- */
-export function storableText(text: string): string {
-  return text.includes("\u0000") ? text.replaceAll("\u0000", "\ufffd") : text;
-}
 
 /**
  * A parameter as our statements send it: a Date as UTC ISO text without a zone (a TIMESTAMP column

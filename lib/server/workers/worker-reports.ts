@@ -12,7 +12,7 @@ import { selectCallSql, updateCallSql } from "../calls/call-sql";
 import { transitionCall, type CallWriter } from "../calls/call-transitions";
 import { isUniqueViolation, statementTransaction, statements, type SqlRunner } from "../db-statements";
 import { AppError } from "../errors";
-import { storableText } from "../postgres-statements";
+import { storableText } from "../postgres-adapter";
 import { refuseWorker, type WorkerCaller } from "./worker-auth";
 
 /**
