@@ -24,14 +24,17 @@ function migrate(url: string): void {
 /**
  * Migrates one template database with the real migrations (`prisma migrate deploy`) so each test file
  * can start from a copy of it instead of migrating again, and builds the worker program
- * (.worker/worker.mjs, scripts/build-bundles.mjs) that tests run as its own process. The project
+ * (.worker/worker.mjs, scripts/build-bundles.mjs) that tests run as its own process, and the console's
+ * API (.console/api.mjs) that the multi-replica tests run as replicas. The project
  * named `postgresql` (vitest.config.ts) starts a throwaway PostgreSQL cluster in a temp folder
  * (scripts/postgres-cluster.mjs) and migrates a template database there; the other one a SQLite file.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // @ts-expect-error -- a plain ESM script without type declarations
-  const { buildWorker } = (await import("../scripts/build-bundles.mjs")) as { buildWorker: () => Promise<unknown> };
+  const { buildWorker, buildConsoleApi } = (await import("../scripts/build-bundles.mjs")) as { buildWorker: () => Promise<unknown>; buildConsoleApi: () => Promise<unknown> };
   await buildWorker();
+  // The multi-replica tests run the console's API as processes of their own (tests/helpers/replica-server.mjs).
+  await buildConsoleApi();
   if (project.name === "postgresql") {
     // @ts-expect-error -- a plain ESM script without type declarations
     const { startPostgresCluster } = (await import("../scripts/postgres-cluster.mjs")) as {

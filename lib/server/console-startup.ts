@@ -1,13 +1,19 @@
 import { expireDueApprovals } from "./approvals/expire-approvals";
 import { ensureFirstAdmin } from "./auth/users";
 import { interruptLapsedCalls } from "./calls/interrupt-calls";
-import { dbReady } from "./db";
+import { databaseProvider, dbReady } from "./db";
 import { config } from "./env";
 import { ensureDefaultPersona } from "./personas/persona-store";
 import { dropOrphanPayloads } from "./calls/call-payloads";
 import { precompileRequestSchemas } from "./http/request-body";
 import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
 import { getRegistry } from "./skills/registry";
+import { followReplicaReloads } from "./skills/reload-skills";
+import { startReplicaBus } from "./replica-bus";
+// Registers what this replica does with other replicas' announcements (replica-bus.ts) at start-up,
+// before any request loads them: lines and ends of followed calls, claim-poll wake-ups, rescans.
+import "./calls/call-bus";
+import "./workers/claim-calls";
 import { mintLocalWorkerToken } from "./workers/local-worker";
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
@@ -23,7 +29,7 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
  * are served only after the first loader scan): opens the database, creates the default persona and
  * the first admin when missing (issue 4), runs the first skill scan, fails the queued calls whose skill
- * changed since (failStaleQueuedCalls), drops CallPayload parts no stored call names, compiles the request body schemas, ends `interrupted` the running
+ * changed since (failStaleQueuedCalls), on PostgreSQL opens the replicas' bus (replica-bus.ts), drops CallPayload parts no stored call names, compiles the request body schemas, ends `interrupted` the running
  * calls whose worker's lease lapsed (and keeps sweeping for them every third of CALL_LEASE_MS, at most
  * every second), expires approvals and confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS,
  * and installs the hook that mints the local worker's token (LOCAL_WORKER_HOOK_KEY). Idempotent; a
@@ -44,6 +50,10 @@ export function ensureConsoleStarted(): Promise<void> {
 async function start(): Promise<void> {
   const { leaseMs } = config();
   await dbReady();
+  // On PostgreSQL, listen to the other replicas before serving (a start that cannot yet listen goes
+  // on after 5 s; the bus keeps trying and catches up once it listens).
+  followReplicaReloads();
+  if (databaseProvider() === "postgresql") await startReplicaBus();
   await ensureDefaultPersona();
   await ensureFirstAdmin();
   await getRegistry();

@@ -48,6 +48,14 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** How long taking a pool connection may wait (ms) before the request fails 503: a database that is down answers at once, one that is full within this. */
 const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * The settings of every PostgreSQL session the console opens: TIMESTAMP columns hold UTC (Prisma's
+ * convention), so CURRENT_TIMESTAMP defaults must be UTC too, whatever the server's zone; a statement
+ * waits at most LOCK_TIMEOUT_MS for a lock (then 503: db-busy.ts), and a transaction left open and
+ * idle is ended by the server: a session holding a lock must not hold every request.
+ */
+const SESSION_OPTIONS = `-c TimeZone=UTC -c lock_timeout=${LOCK_TIMEOUT_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`;
+
 function openPostgres(url: string): DbHolder {
   const { Pool } = requireAtRunTime("pg") as typeof import("pg");
   const { PrismaClient: PostgresPrismaClient } = requireAtRunTime("@skill-console/prisma-postgresql") as { PrismaClient: new (options: { adapter: unknown }) => unknown };
@@ -56,10 +64,7 @@ function openPostgres(url: string): DbHolder {
     max: Math.max(2, config().databasePoolSize),
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    // TIMESTAMP columns hold UTC (Prisma's convention); CURRENT_TIMESTAMP defaults must be UTC too, whatever the server's zone.
-    // A statement waits at most LOCK_TIMEOUT_MS for a lock (then 503: db-busy.ts), and a transaction
-    // left open and idle is ended by the server: a session holding a lock must not hold every request.
-    options: `-c TimeZone=UTC -c lock_timeout=${LOCK_TIMEOUT_MS} -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+    options: SESSION_OPTIONS,
   });
   // An idle connection the server dropped (a restart) is reported here; the pool replaces it on the next request.
   pool.on("error", (error) => console.error(`database: an idle PostgreSQL connection failed: ${error.message}`));
@@ -143,6 +148,19 @@ export function postgresPool(): pg.Pool {
   return pool;
 }
 
+/**
+ * A PostgreSQL session of its own, outside the pool, on config().databaseUrl with the pool's settings
+ * (not yet connected; the caller connects and ends it): the replicas' LISTEN session
+ * (replica-bus.ts), which must stay open and must never be handed to a request. TCP keepalive is on,
+ * so a server that vanished is noticed. Throws Error when the database is SQLite.
+ */
+export function newPostgresSession(): pg.Client {
+  const url = config().databaseUrl;
+  if (!isPostgresUrl(url)) throw new Error("the database is SQLite: there are no PostgreSQL sessions");
+  const { Client } = requireAtRunTime("pg") as typeof import("pg");
+  return new Client({ connectionString: url, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, options: SESSION_OPTIONS });
+}
+
 /** The open SQLite connection when there is one (no waiting), else null: the statements' fast path. */
 export function openSqliteConnection(): SqliteConnection | null {
   const current = holder[DB_KEY];
@@ -153,6 +171,8 @@ export function openSqliteConnection(): SqliteConnection | null {
 export async function closeDbForTests(): Promise<void> {
   const current = holder[DB_KEY];
   holder[DB_KEY] = undefined;
+  // The replicas' LISTEN session is on this database too (replica-bus.ts imports this module).
+  await (await import("./replica-bus")).stopReplicaBus();
   stopGroupCommit();
   stopCheckpointer();
   if (current) await current.client.$disconnect();

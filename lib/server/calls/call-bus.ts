@@ -1,56 +1,89 @@
 import type { Call, CallEvent } from "@/lib/types/call";
+import { isTerminalStatus } from "@/lib/types/call";
+import { statements } from "../db-statements";
+import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
+import { readStoredEvents } from "./call-events";
+import { toCall } from "./call-record";
+import { selectCallSql } from "./call-sql";
 
 /** What a live subscriber of one call receives. */
 export interface CallListener {
-  /** Lines just stored, in seq order (one report of a worker: often one line, up to thousands in a flood). */
-  onEvents(events: readonly CallEvent[]): void;
+  /**
+   * Lines just stored, in seq order (one report of a worker: often one line, up to thousands in a
+   * flood); may repeat lines already delivered (drop them by seq). Omitted by a listener of the end only.
+   */
+  onEvents?(events: readonly CallEvent[]): void;
   onEnd(call: Call): void;
 }
 
 interface Channel {
   listeners: Set<CallListener>;
+  /** The largest seq handed to this channel's listeners (or replayed by all of them): another replica's lines are read after it. */
+  lastSeq: number;
+  /** Reads of another replica's lines and end, one after another. */
+  chain: Promise<void>;
+  /** A read is queued on `chain` and not begun: later announcements ride on it. */
+  readQueued: boolean;
+  /** The queued read must also look at the call's status (an `end` was announced, or a catch-up). */
+  readEnd: boolean;
 }
+
+/** Timeline lines read per query when another replica's lines are fetched. */
+const READ_PAGE = 2000;
 
 const BUS_KEY = Symbol.for("skill-console.call-bus");
 const store = globalThis as unknown as { [BUS_KEY]?: Map<string, Channel> };
 const channels = (store[BUS_KEY] ??= new Map<string, Channel>());
 
-function channelOf(callId: string): Channel {
+function channelOf(callId: string, fromSeq: number): Channel {
   let channel = channels.get(callId);
   if (!channel) {
-    channel = { listeners: new Set() };
+    channel = { listeners: new Set(), lastSeq: fromSeq, chain: Promise.resolve(), readQueued: false, readEnd: false };
     channels.set(callId, channel);
   }
   return channel;
 }
 
-/**
- * Publishes timeline events of a call to its live subscribers (event streams). Called once the events
- * are stored, so a subscriber that replays the stored timeline and then follows the bus misses nothing
- * (duplicates are dropped by seq).
- */
-export function publishEvents(callId: string, events: readonly CallEvent[]): void {
-  const channel = channels.get(callId);
-  if (!channel) return;
+function deliverEvents(channel: Channel, events: readonly CallEvent[]): void {
   if (events.length === 0) return;
-  for (const listener of channel.listeners) listener.onEvents(events);
+  channel.lastSeq = Math.max(channel.lastSeq, events[events.length - 1]!.seq);
+  for (const listener of channel.listeners) listener.onEvents?.(events);
 }
 
-/** Tells subscribers the call reached its end state (already stored) and closes its channel. */
-export function publishEnd(callId: string, call: Call): void {
-  const channel = channels.get(callId);
-  if (!channel) return;
-  channels.delete(callId);
+function deliverEnd(callId: string, channel: Channel, call: Call): void {
+  if (channels.get(callId) === channel) channels.delete(callId);
   for (const listener of channel.listeners) listener.onEnd(call);
 }
 
 /**
- * Subscribes to a call's live events and end in this console (the console is the one writer of
- * every call's timeline: workers report to it). Subscribe before reading the stored timeline and the
- * call's status, so nothing published meanwhile is lost. Returns the unsubscribe function.
+ * Publishes timeline events of a call to its live subscribers (event streams) in this replica, and
+ * announces them to the other replicas (`events` `{callId, seq}`: they read the lines from the table).
+ * Called once the events are stored (committed), so a subscriber that replays the stored timeline and
+ * then follows the bus misses nothing (duplicates are dropped by seq).
  */
-export function subscribe(callId: string, listener: CallListener): () => void {
-  const channel = channelOf(callId);
+export function publishEvents(callId: string, events: readonly CallEvent[]): void {
+  if (events.length === 0) return;
+  announce({ kind: "events", callId, seq: events[events.length - 1]!.seq });
+  const channel = channels.get(callId);
+  if (channel) deliverEvents(channel, events);
+}
+
+/** Tells subscribers the call reached its end state (already stored) and closes its channel; other replicas hear `end`. */
+export function publishEnd(callId: string, call: Call): void {
+  announce({ kind: "end", callId });
+  const channel = channels.get(callId);
+  if (channel) deliverEnd(callId, channel, call);
+}
+
+/**
+ * Subscribes to a call's live events and end, whichever replica's worker reports them (DESIGN.md
+ * "Several replicas": lines another replica stored are read from the table when it announces them).
+ * Subscribe before reading the stored timeline and the call's status, so nothing published meanwhile
+ * is lost. `fromSeq`: the seq the subscriber replays after (its lines from the table start there
+ * for a new channel). Returns the unsubscribe function.
+ */
+export function subscribe(callId: string, listener: CallListener, fromSeq = 0): () => void {
+  const channel = channelOf(callId, fromSeq);
   channel.listeners.add(listener);
   return () => {
     channel.listeners.delete(listener);
@@ -59,11 +92,66 @@ export function subscribe(callId: string, listener: CallListener): () => void {
 }
 
 /**
- * Resolves with the call once it reaches its end state in this console (`wait: true` requests), or
- * null when `signal` aborts first (the client left). Subscribe-before-read as `subscribe`: callers
- * check the stored status after calling this, through `check`, which may end the wait at once.
- * `recheckEveryMs` (PostgreSQL: several replicas) runs `check` again at that period, for a call whose
- * end another replica publishes.
+ * Says a subscriber of `callId` replayed the stored timeline up to `seq`: lines another replica
+ * announces are read after the largest such seq, not again from the start (a stream opened on a call
+ * of 10,000 lines read them twice).
+ */
+export function caughtUpTo(callId: string, seq: number): void {
+  const channel = channels.get(callId);
+  if (channel) channel.lastSeq = Math.max(channel.lastSeq, seq);
+}
+
+/**
+ * Reads what another replica stored for a call this replica follows: its lines after the channel's
+ * lastSeq (when a listener wants lines), and with `withEnd` its status, ending the channel when it is
+ * terminal (its last lines first). Reads of one channel run one after another; announcements that
+ * arrive while one waits ride on it.
+ */
+function readFromTable(callId: string, withEnd: boolean): void {
+  const channel = channels.get(callId);
+  if (!channel) return;
+  channel.readEnd ||= withEnd;
+  if (channel.readQueued) return;
+  channel.readQueued = true;
+  channel.chain = channel.chain
+    .then(async () => {
+      channel.readQueued = false;
+      const checkEnd = channel.readEnd;
+      channel.readEnd = false;
+      const readLines = async () => {
+        if (![...channel.listeners].some((listener) => listener.onEvents)) return;
+        for (;;) {
+          const page = await readStoredEvents(callId, channel.lastSeq, READ_PAGE);
+          deliverEvents(channel, page);
+          if (page.length < READ_PAGE || channels.get(callId) !== channel) return;
+        }
+      };
+      await readLines();
+      if (!checkEnd || channels.get(callId) !== channel) return;
+      const row = await selectCallSql(statements(), callId);
+      if (!row || !isTerminalStatus(row.status as Call["status"])) return;
+      await readLines();
+      deliverEnd(callId, channel, toCall(row));
+    })
+    .catch((error: unknown) => console.error(`call bus: reading call ${callId} from the table failed:`, error));
+}
+
+onReplicaMessage("events", (message) => {
+  const channel = channels.get(message.callId);
+  if (channel && message.seq > channel.lastSeq) readFromTable(message.callId, false);
+});
+onReplicaMessage("end", (message) => readFromTable(message.callId, true));
+// After this replica did not listen for a while: every followed call is read again, lines and status.
+onReplicaCatchUp("call-bus", () => {
+  for (const callId of channels.keys()) readFromTable(callId, true);
+});
+
+/**
+ * Resolves with the call once it reaches its end state (`wait: true` requests), or null when `signal`
+ * aborts first (the client left). Subscribe-before-read as `subscribe`: callers check the stored
+ * status after calling this, through `check`, which may end the wait at once. `recheckEveryMs`
+ * (PostgreSQL: several replicas) runs `check` again at that period, a safety net for an end announced
+ * while this replica's bus was down.
  */
 export function waitForEnd(callId: string, signal: AbortSignal | undefined, check: () => Promise<Call | null>, recheckEveryMs: number | null = null): Promise<Call | null> {
   return new Promise((resolve, reject) => {
@@ -86,14 +174,12 @@ export function waitForEnd(callId: string, signal: AbortSignal | undefined, chec
       reject(error);
     };
     const onAbort = () => finish(null);
-    const unsubscribe = subscribe(callId, { onEvents: () => undefined, onEnd: (call) => finish(call) });
+    const unsubscribe = subscribe(callId, { onEnd: (call) => finish(call) });
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) return finish(null);
     check().then((call) => {
       if (call) finish(call);
     }, fail);
-    // Another replica's worker may end the call: its end is published there, not here (until the
-    // replicas share a bus), so the stored status is read again every `recheckEveryMs`.
     if (recheckEveryMs !== null && !settled) {
       poll = setInterval(() => void check().then((call) => call && finish(call), () => undefined), recheckEveryMs);
       poll.unref();

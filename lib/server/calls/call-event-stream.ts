@@ -1,10 +1,9 @@
 import { stringifyJson } from "../http/stored-json";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
-import { db } from "../db";
 import { AppError } from "../errors";
-import { subscribe } from "./call-bus";
-import { toCallEvent } from "./call-record";
+import { caughtUpTo, subscribe } from "./call-bus";
+import { readStoredEvents } from "./call-events";
 import { getCall } from "./read-calls";
 
 /** Stored events read per database page while replaying a timeline. */
@@ -12,9 +11,9 @@ const REPLAY_PAGE = 2000;
 /** Interval of `: ping` comments that keep proxies from closing an idle stream, in ms. */
 const HEARTBEAT_MS = 15_000;
 /**
- * How often the stream re-reads a call it follows, in ms: a safety net only (the console is the one
- * writer of every timeline and publishes each stored line), e.g. for a call ended by another process
- * sharing the database.
+ * How often the stream re-reads the status of a call it follows, in ms: a safety net only (every
+ * stored line and end is published on the call bus, from this replica or announced by another), e.g.
+ * for an end announced while this replica's bus was reconnecting, or a second console on one SQLite file.
  */
 const POLL_MS = 2_000;
 
@@ -77,7 +76,7 @@ export function formatEndEvent(call: Call): string {
  * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
  * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
  * then one `end` event with the call, and the stream closes. Lines arrive live from the console's call
- * bus (workers report to the console), with a slow re-read of the call's status as a safety net (its
+ * bus (from this replica's workers, or read from the table when another replica announces them), with a slow re-read of the call's status as a safety net (its
  * stored lines are replayed before the end event). `signal` aborts when the client leaves; everything
  * is cleaned up then. `holder` (who opened it) counts against reserveEventStream's limits, released
  * when the stream ends (AppError `rate_limited` or `unavailable` past them, before the first byte).
@@ -154,20 +153,20 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
 
       const replayStored = async () => {
         for (;;) {
-          const page = await db().callEvent.findMany({
-            where: { callId: id, seq: { gt: lastSeq } },
-            orderBy: { seq: "asc" },
-            take: REPLAY_PAGE,
-          });
-          for (const row of page) emit(toCallEvent(row));
+          const page = await readStoredEvents(id, lastSeq, REPLAY_PAGE);
+          for (const event of page) emit(event);
           if (page.length < REPLAY_PAGE || closed) return;
         }
       };
 
-      unsubscribe = subscribe(id, {
-        onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
-        onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
-      });
+      unsubscribe = subscribe(
+        id,
+        {
+          onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
+          onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
+        },
+        afterSeq,
+      );
 
       const follow = async () => {
         // Subscribed first: whatever is stored and published from here on is seen at least once.
@@ -178,6 +177,7 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
           return end(call);
         }
         replaying = false;
+        caughtUpTo(id, lastSeq);
         for (const item of held) "end" in item ? end(item.end) : emit(item);
         while (!closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -39,3 +39,13 @@ export async function appendSystemLine(tx: SqlRunner, callId: string, line: stri
   await storeEvents(callId, [event], tx);
   return event;
 }
+
+/**
+ * Stored timeline events of `callId` with seq above `afterSeq`, in seq order, at most `limit` (one page
+ * of a replay; callers page on until a short page). `at` as ISO text.
+ */
+export async function readStoredEvents(callId: string, afterSeq: number, limit: number): Promise<CallEvent[]> {
+  const rows = await statements().$queryRaw<Array<{ seq: number; at: Date; stream: string; line: string }>>`
+    SELECT "seq", "at", "stream", "line" FROM "CallEvent" WHERE "callId" = ${callId} AND "seq" > ${afterSeq} ORDER BY "seq" LIMIT ${limit}`;
+  return rows.map((row) => ({ seq: Number(row.seq), at: row.at.toISOString(), stream: row.stream as CallEvent["stream"], line: row.line }));
+}

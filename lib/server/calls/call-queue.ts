@@ -1,13 +1,15 @@
 import { Prisma } from "@prisma/client";
 import { statements } from "../db-statements";
 import { AppError } from "../errors";
+import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 
 /**
  * The in-process signals between the calls that are queued or cancelled and the workers long-polling
  * for work (DESIGN.md "Workers and the sandbox": workers long-poll for calls). The queue itself is the
  * database (calls in `queued`); these signals only wake the waiting polls, which then claim with a
- * compare-and-set, so a lost or spurious wake-up costs latency, never correctness. (With several
- * replicas the same wake-ups come from NOTIFY.)
+ * compare-and-set, so a lost or spurious wake-up costs latency, never correctness. With several
+ * replicas on PostgreSQL each wake-up is announced to the others too (replica-bus.ts: a worker
+ * long-polls whichever replica its CONSOLE_URL names), and they wake their own polls.
  */
 interface QueueState {
   waiters: Set<Waiter>;
@@ -24,15 +26,33 @@ interface Waiter {
 const QUEUE_KEY = Symbol.for("skill-console.call-queue");
 const state = ((globalThis as Record<symbol, QueueState | undefined>)[QUEUE_KEY] ??= { waiters: new Set(), reserved: new Map(), reservedBytes: 0 });
 
-/** Wakes every waiting worker poll: a call was queued (created, confirmed, approved) or a worker freed up. */
-export function announceQueued(): void {
+function wakeAll(): void {
   for (const waiter of [...state.waiters]) waiter.wake();
 }
 
-/** Wakes the polls of one worker: one of its calls must be cancelled, or it must rescan its skills. */
-export function announceToWorker(workerId: string): void {
+function wakeWorker(workerId: string): void {
   for (const waiter of [...state.waiters]) if (waiter.workerId === workerId) waiter.wake();
 }
+
+/** Wakes every waiting worker poll, on every replica: a call was queued (created, confirmed, approved) or a worker freed up. */
+export function announceQueued(): void {
+  announce({ kind: "queued" });
+  wakeAll();
+}
+
+/**
+ * Wakes the polls of one worker: one of its calls must be cancelled, or it must rescan its skills. On
+ * every replica, unless `everywhere` is false (the caller announced what the others must do itself).
+ */
+export function announceToWorker(workerId: string, everywhere = true): void {
+  if (everywhere) announce({ kind: "worker", workerId });
+  wakeWorker(workerId);
+}
+
+onReplicaMessage("queued", () => wakeAll());
+onReplicaMessage("worker", (message) => wakeWorker(message.workerId));
+// Calls queued while this replica did not listen: every poll looks again.
+onReplicaCatchUp("call-queue", () => wakeAll());
 
 /**
  * Waits until a wake-up for `workerId` (announceQueued or announceToWorker), `timeoutMs` ms, or

@@ -5,15 +5,18 @@ import { waitForEnd } from "./call-bus";
 import { toCall } from "./call-record";
 import { selectCallSql } from "./call-sql";
 
-/** How often a `wait: true` request on PostgreSQL reads its call's status again, in ms. */
-const RECHECK_MS = 1000;
+/**
+ * How often a `wait: true` request on PostgreSQL reads its call's status again, in ms: a safety net
+ * (another replica's end arrives on the replicas' bus) for an end announced while the bus was down.
+ */
+const RECHECK_MS = 5000;
 
 /**
  * Waits until call `id` reaches an end state (a worker finished it, it was cancelled or interrupted),
  * for `wait: true` requests. Subscribes before reading the stored status, so an end that lands in
  * between is not missed. Resolves with the Call, or null when `signal` aborts first (the client left;
- * the call goes on). Rejects with the database's error. On PostgreSQL the status is also read again
- * every RECHECK_MS: a worker reporting to another replica ends the call there.
+ * the call goes on). Rejects with the database's error. An end another replica stores arrives on the
+ * call bus (replica-bus.ts); on PostgreSQL the status is also read again every RECHECK_MS.
  */
 export function waitForCallEnd(id: string, signal?: AbortSignal): Promise<Call | null> {
   return waitForEnd(id, signal, async () => {

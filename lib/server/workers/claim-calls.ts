@@ -9,6 +9,7 @@ import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
+import { announce, onReplicaMessage } from "../replica-bus";
 import { parseLabels } from "./worker-tokens";
 
 /** Longest a claim poll is held open, in ms: under a third of the lease, so a poll never outlives a renewal period. */
@@ -19,14 +20,26 @@ export function claimPollMs(): number {
 const RESCAN_KEY = Symbol.for("skill-console.rescan-requests");
 const rescans = ((globalThis as Record<symbol, Set<string> | undefined>)[RESCAN_KEY] ??= new Set<string>());
 
-/** Asks every live worker to rescan its skills and report them (after the console's loader reloaded). */
-export async function requestWorkerRescans(): Promise<void> {
+/** Marks every live worker for a rescan in this replica and wakes its polls here. */
+async function markRescans(): Promise<void> {
   const live = await db().worker.findMany({ where: { stoppedAt: null }, select: { id: true } });
   for (const { id } of live) {
     rescans.add(id);
-    announceToWorker(id);
+    announceToWorker(id, false);
   }
 }
+
+/**
+ * Asks every live worker to rescan its skills and report them (after the console's loader reloaded),
+ * through whichever replica it polls: the others hear `rescan` and mark it too (a worker told twice
+ * rescans twice, harmlessly).
+ */
+export async function requestWorkerRescans(): Promise<void> {
+  announce({ kind: "rescan" });
+  await markRescans();
+}
+
+onReplicaMessage("rescan", () => markRescans());
 
 interface Candidate {
   id: string;
