@@ -68,6 +68,12 @@ function openPostgres(url: string): DbHolder {
   });
   // An idle connection the server dropped (a restart) is reported here; the pool replaces it on the next request.
   pool.on("error", (error) => console.error(`database: an idle PostgreSQL connection failed: ${error.message}`));
+  // pg emits 'error' on a client that is checked out but between statements (inside a transaction,
+  // say) when the server ends its session (57P01 on a restart), and the pool listens only on idle
+  // ones: with no listener the process died of an unhandled 'error' event (a replica crashed on
+  // every PostgreSQL restart under load). The statement in flight or the next one fails on its own,
+  // and the pool destroys a client released after an error.
+  pool.on("connect", (client) => client.on("error", (error) => console.error(`database: a PostgreSQL connection in use failed: ${error.message}`)));
   // The same models on both providers (scripts/postgres-schema.mjs), so the SQLite client's types describe it.
   const client = new PostgresPrismaClient({ adapter: new ConsolePostgresAdapter(pool) }) as PrismaClient;
   return { client, ready: client.$connect(), url, connection: null, pool };
