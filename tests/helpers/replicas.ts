@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { createWorkerToken } from "@/lib/server/workers/worker-tokens";
 
@@ -90,20 +91,27 @@ export function callReplica(url: string, method: string, pathname: string, heade
 }
 
 /**
- * Starts a worker as its own process (.worker/worker.mjs, the program `npm run worker` runs) against
- * `consoleUrl`, with a new worker token of `labels` on its stdin, no database credentials and no
- * console secret in its environment, `env` on top (its roots: ONGRID_SKILLS_EXTERNAL_DIRS, SKILLS_PATH;
- * WORKER_STATE_DIR). Resolves once it registered.
+ * Starts a worker as its own process against `consoleUrl`, with a new worker token of `labels`, no
+ * database credentials and no console secret in its environment, `env` on top (its roots:
+ * ONGRID_SKILLS_EXTERNAL_DIRS, SKILLS_PATH; WORKER_STATE_DIR). By default the built program
+ * (.worker/worker.mjs) with the token on its stdin; with `viaNpm`, the operator's command itself —
+ * `npm run worker` with WORKER_TOKEN_FILE naming a file of mode 0600 in `tokenDir` (README: the
+ * systemd unit and the Compose file run this). Resolves once it registered.
  */
-export async function startWorkerProcess(consoleUrl: string, name: string, labels: string[], env: Record<string, string>): Promise<TestProcess> {
+export async function startWorkerProcess(consoleUrl: string, name: string, labels: string[], env: Record<string, string>, options: { viaNpm?: { tokenDir: string } } = {}): Promise<TestProcess> {
   const { token } = await createWorkerToken({ email: "test@console.local", userId: null }, { name, labels });
-  const child = spawn(process.execPath, [WORKER_BUNDLE], {
-    env: childEnvironment({ CONSOLE_URL: consoleUrl, WORKER_NAME: name, ...env }, ["DATABASE_URL", "CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD"]),
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const settings = childEnvironment({ CONSOLE_URL: consoleUrl, WORKER_NAME: name, ...env }, ["DATABASE_URL", "CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "npm_lifecycle_event"]);
+  let child: ChildProcess;
+  if (options.viaNpm) {
+    const tokenFile = path.join(options.viaNpm.tokenDir, `${name}.token`);
+    fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    child = spawn("npm", ["run", "--silent", "worker"], { cwd: path.resolve(__dirname, "../.."), env: { ...settings, WORKER_TOKEN_FILE: tokenFile }, stdio: ["ignore", "pipe", "pipe"] });
+  } else {
+    child = spawn(process.execPath, [WORKER_BUNDLE], { env: settings, stdio: ["pipe", "pipe", "pipe"] });
+  }
   const started = track(name, child);
-  child.stdin!.write(`${token}\n`);
-  await waitForOutput(started, new RegExp(`worker: ${name} registered`), 30_000);
+  if (!options.viaNpm) child.stdin!.write(`${token}\n`);
+  await waitForOutput(started, new RegExp(`worker: ${name} registered`), 60_000);
   return started;
 }
 

@@ -2,7 +2,8 @@
  * Workers on other hosts (issue 11 point 3): three worker processes, each with a skill root of its own
  * standing in for its host and its own labels, each long-polling a different console replica of one
  * PostgreSQL database; one holds a drifted copy of a skill. Targeted calls land on the worker the
- * target names (by label or name); the drifted worker never receives that skill (and the Workers page
+ * target names (by label or name); w-b is started as an operator starts one (`npm run worker`, its
+ * token in WORKER_TOKEN_FILE); the drifted worker never receives that skill (and the Workers page
  * of every replica shows the drift); 500 calls requested across the replicas each run exactly once.
  */
 import fs from "node:fs";
@@ -78,7 +79,7 @@ describe.skipIf(!onPostgres())("three workers on three hosts, each polling anoth
           MARKER_DIR: markersOf(host.worker),
           WORKER_STATE_DIR: path.join(hostRoot, "state"),
           WORKER_CONCURRENCY: "8",
-        }),
+        }, host.worker === "w-b" ? { viaNpm: { tokenDir: hostRoot } } : {}),
       );
     }
   }, 120_000);
