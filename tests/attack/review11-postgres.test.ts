@@ -22,8 +22,10 @@ import { statements } from "@/lib/server/db-statements";
 import { modelTransaction } from "@/lib/server/db-transactions";
 import { resetConfigForTests } from "@/lib/server/env";
 import { mintLocalWorkerToken } from "@/lib/server/workers/local-worker";
+import { listWorkers } from "@/lib/server/workers/list-workers";
 import type { Call } from "@/lib/types/call";
 import { requestCall } from "../api/approvals-fixtures";
+import { registerProtocolWorker } from "../helpers/protocol-worker";
 import { invoke } from "../helpers/route-client";
 import { onPostgres, reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, TEST_ADMIN } from "../helpers/test-people";
@@ -165,6 +167,20 @@ describe("replicas on one database", () => {
       await statements().$executeRaw`UPDATE "Call" SET "leaseUntil" = LOCALTIMESTAMP - INTERVAL '1 second' WHERE "id" = ${id}`;
       expect((await interruptLapsedCalls()).map((row) => row.id)).toContain(id);
       expect((await db().call.findUniqueOrThrow({ where: { id } })).status).toBe("interrupted");
+    } finally {
+      vi.useRealTimers();
+      resetDatabaseClockForTests();
+    }
+  });
+
+  it.runIf(onPostgres())("with a clock 30 s ahead, a replica shows a worker another replica just heard from as live, not lost", async () => {
+    const { session } = await registerProtocolWorker("heard-on-a", []);
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(new Date(Date.now() + 30_000));
+    resetDatabaseClockForTests();
+    try {
+      // lastSeenAt and the judge of it on one clock, the database's: the lease is 15 s, the skew 30 s.
+      expect((await listWorkers()).find((worker) => worker.id === session.id)?.state).toBe("live");
     } finally {
       vi.useRealTimers();
       resetDatabaseClockForTests();

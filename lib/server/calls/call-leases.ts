@@ -15,8 +15,8 @@ export function nextLeaseUntil(now: number): Date {
  * owns (ended meanwhile: interrupted after a lapsed lease, or never its own) — it must stop those.
  */
 export async function renewWorkerLeases(workerId: string, running: readonly string[]): Promise<{ cancel: string[]; lost: string[] }> {
-  // Liveness (lastSeenAt) is shown and judged with each replica's own clock still; the lease with the agreed one.
-  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${new Date()} WHERE "id" = ${workerId}`;
+  // Liveness and the lease on the replicas' agreed clock (database-clock.ts), like every judge of them.
+  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${await agreedNow()} WHERE "id" = ${workerId}`;
   if (running.length === 0) return { cancel: [], lost: [] };
   const owned = await statements().$queryRaw<Array<{ id: string; cancelRequestedAt: Date | null }>>`
     UPDATE "Call" SET "leaseUntil" = ${nextLeaseUntil((await agreedNow()).getTime())}

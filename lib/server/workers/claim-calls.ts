@@ -94,7 +94,7 @@ export function hasFullSandbox(worker: Pick<WorkerRow, "sandbox">): boolean {
  */
 async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[]): Promise<Candidate[]> {
   if (hasFullSandbox(worker) || candidates.length === 0) return candidates;
-  const liveSince = new Date(Date.now() - config().leaseMs);
+  const liveSince = new Date((await agreedNow()).getTime() - config().leaseMs);
   const holders = await statements().$queryRaw<Array<{ skill: string; digest: string; sandbox: string; name: string; labels: string }>>`
     SELECT s."skill", s."digest", w."sandbox", w."name", w."labels"
     FROM "WorkerSkill" s JOIN "Worker" w ON w."id" = s."workerId"

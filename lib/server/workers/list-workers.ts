@@ -1,4 +1,5 @@
 import { Prisma } from "@prisma/client";
+import { agreedNow } from "../database-clock";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { WORKER_LISTED_SKILLS, type WorkerInfo, type WorkerSandbox, type WorkerSkillCounts, type WorkerSkillPage, type WorkerSkillReport } from "@/lib/types/worker";
 import { db } from "../db";
@@ -43,7 +44,9 @@ function parseSandbox(text: string): WorkerSandbox {
  * pages the rest. At most LISTED_SESSIONS_PER_TOKEN sessions of one token are listed (an attacker's
  * 500 sessions made it 227 MB).
  */
-export async function listWorkers(now = Date.now()): Promise<WorkerInfo[]> {
+export async function listWorkers(): Promise<WorkerInfo[]> {
+  // Judged on the replicas' agreed clock, the one lastSeenAt is written with (database-clock.ts).
+  const now = (await agreedNow()).getTime();
   const rows = await db().worker.findMany({
     where: { OR: [{ stoppedAt: null }, { lastSeenAt: { gt: new Date(now - SHOWN_FOR_MS) } }], lastSeenAt: { gt: new Date(now - SHOWN_FOR_MS) } },
     orderBy: { registeredAt: "desc" },

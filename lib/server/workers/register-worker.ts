@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { agreedNow } from "../database-clock";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { Prisma } from "@prisma/client";
 import type { WorkerRegistration, WorkerSession, WorkerSkillReport } from "@/lib/types/worker";
@@ -29,7 +30,8 @@ export const LIVE_SESSIONS_PER_TOKEN = 16;
  * listing tens of megabytes (issue 10 point 1). Called before the body is read. Throws AppError
  * `conflict` (409) naming the limit.
  */
-export async function refuseSessionFlood(caller: WorkerCaller, now = Date.now()): Promise<void> {
+export async function refuseSessionFlood(caller: WorkerCaller): Promise<void> {
+  const now = (await agreedNow()).getTime();
   const live = await db().worker.count({ where: { tokenId: caller.tokenId, stoppedAt: null, lastSeenAt: { gt: new Date(now - config().leaseMs) } } });
   if (live >= LIVE_SESSIONS_PER_TOKEN) {
     throw new AppError("conflict", `worker token ${caller.tokenName} already has ${live} live worker sessions; at most ${LIVE_SESSIONS_PER_TOKEN} may be live at once (stop one, or give each host a token of its own)`);
@@ -39,7 +41,7 @@ export async function refuseSessionFlood(caller: WorkerCaller, now = Date.now())
 export async function registerWorker(caller: WorkerCaller, registration: WorkerRegistration): Promise<WorkerSession> {
   const id = randomUUID();
   const labels = [...new Set([...caller.labels, ...registration.labels])].sort();
-  const now = new Date();
+  const now = await agreedNow();
   await modelTransaction(async (tx) => {
     await tx.worker.create({
       data: {
@@ -88,7 +90,7 @@ export async function reportWorkerSkills(workerId: string, skills: readonly Work
     await yieldToEventLoop();
   }
   await writeSkillRows(workerId, skills);
-  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${new Date()} WHERE "id" = ${workerId}`;
+  await statements().$executeRaw`UPDATE "Worker" SET "lastSeenAt" = ${await agreedNow()} WHERE "id" = ${workerId}`;
   // With other copies it may now take calls that waited for them.
   announceQueued();
   return skills.length;
@@ -121,6 +123,6 @@ async function writeSkillRows(workerId: string, skills: readonly WorkerSkillRepo
 
 /** Marks a worker session stopped (`DELETE /api/v1/workers/{id}`: the worker says goodbye). Its running calls, if any, end `interrupted`. */
 export async function stopWorkerSession(workerId: string): Promise<void> {
-  await db().worker.update({ where: { id: workerId }, data: { stoppedAt: new Date(), lastSeenAt: new Date() } });
+  await db().worker.update({ where: { id: workerId }, data: { stoppedAt: new Date(), lastSeenAt: await agreedNow() } });
   await interruptWorkerCalls(workerId, "the worker stopped while the call ran");
 }

@@ -1,4 +1,5 @@
 import type { SkillHolders } from "@/lib/types/worker";
+import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { config } from "../env";
 import { AppError } from "../errors";
@@ -12,7 +13,8 @@ import { getRegistry } from "../skills/registry";
  * whether it differs (drifted), whether it can run there, and whether the worker is live. Throws
  * AppError `not_found` for an unknown skill.
  */
-export async function skillHolders(name: string, now = Date.now()): Promise<SkillHolders> {
+export async function skillHolders(name: string): Promise<SkillHolders> {
+  const now = (await agreedNow()).getTime();
   const registry = await getRegistry();
   const skill = registry.get(name);
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(name)}`);
