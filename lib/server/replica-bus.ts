@@ -35,9 +35,9 @@ type AnyHandler = (message: ReplicaMessage) => void | Promise<void>;
 export const REPLICA_CHANNEL = "skill_console";
 /** Bytes of a NOTIFY payload past which messages go in another notification (PostgreSQL's limit: 8000). */
 const PAYLOAD_MAX_BYTES = 7000;
-/** First and longest wait between attempts to open the LISTEN session again, in ms. */
+/** First and longest wait between attempts to open the LISTEN session again, in ms: a replica is deaf to the others for at most about RECONNECT_MAX_MS after PostgreSQL is back. */
 const RECONNECT_MIN_MS = 250;
-const RECONNECT_MAX_MS = 5_000;
+const RECONNECT_MAX_MS = 1_000;
 
 interface BusState {
   /** This process's name on the bus: its own notifications come back to it and are skipped. */
@@ -175,7 +175,7 @@ function runCatchUps(): void {
 /**
  * Opens this replica's LISTEN session on config().databaseUrl (PostgreSQL only; no-op on SQLite or
  * when it is already open on that URL) and keeps it open: when it fails (the server restarted, the
- * network dropped) it is opened again, RECONNECT_MIN_MS then doubling up to RECONNECT_MAX_MS between
+ * network dropped) it is opened again, RECONNECT_MIN_MS then doubling up to RECONNECT_MAX_MS (1 s) between
  * attempts, and every catch-up runs once it listens again. Resolves once it listens, or after
  * `waitMs` whatever happened (the console serves meanwhile; the re-reads cover the gap). Never rejects.
  */

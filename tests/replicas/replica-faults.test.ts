@@ -136,7 +136,7 @@ describe.skipIf(!onPostgres())("PostgreSQL restarted under load", () => {
     await Promise.all(clients);
     // Calls ran before and after; requests made while it was down were refused 503; none answered 500,
     // and no replica died (a replica crashed on an unhandled 'error' of a pg client in use: status 0).
-    expect(statuses.get(200)).toBeGreaterThan(20);
+    expect(statuses.get(200)).toBeGreaterThan(5);
     expect(statuses.get(503)).toBeGreaterThan(0);
     expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
 

@@ -26,6 +26,8 @@ interface Channel {
   readQueued: boolean;
   /** The queued read must also look at the call's status (an `end` was announced, or a catch-up). */
   readEnd: boolean;
+  /** Reads queued or running on `chain`: while any is, this replica's own lines and end go through the table too. */
+  reads: number;
 }
 
 /** Timeline lines read per query when another replica's lines are fetched. */
@@ -38,7 +40,7 @@ const channels = (store[BUS_KEY] ??= new Map<string, Channel>());
 function channelOf(callId: string, fromSeq: number): Channel {
   let channel = channels.get(callId);
   if (!channel) {
-    channel = { listeners: new Set(), lastSeq: fromSeq, chain: Promise.resolve(), readQueued: false, readEnd: false };
+    channel = { listeners: new Set(), lastSeq: fromSeq, chain: Promise.resolve(), readQueued: false, readEnd: false, reads: 0 };
     channels.set(callId, channel);
   }
   return channel;
@@ -65,14 +67,22 @@ export function publishEvents(callId: string, events: readonly CallEvent[]): voi
   if (events.length === 0) return;
   announce({ kind: "events", callId, seq: events[events.length - 1]!.seq });
   const channel = channels.get(callId);
-  if (channel) deliverEvents(channel, events);
+  if (!channel) return;
+  // Lines before these may be stored by another replica and not yet read here (a worker behind a
+  // load balancer reports to A, then to B): delivering these first would skip them for good, since
+  // listeners drop what is below their last seq. Then these are read from the table, in order, too.
+  if (channel.reads > 0 || events[0]!.seq > channel.lastSeq + 1) return readFromTable(callId, false);
+  deliverEvents(channel, events);
 }
 
 /** Tells subscribers the call reached its end state (already stored) and closes its channel; other replicas hear `end`. */
 export function publishEnd(callId: string, call: Call): void {
   announce({ kind: "end", callId });
   const channel = channels.get(callId);
-  if (channel) deliverEnd(callId, channel, call);
+  if (!channel) return;
+  // Lines still being read from the table go first: the end closes the listeners' streams.
+  if (channel.reads > 0) return readFromTable(callId, true);
+  deliverEnd(callId, channel, call);
 }
 
 /**
@@ -113,6 +123,7 @@ function readFromTable(callId: string, withEnd: boolean): void {
   channel.readEnd ||= withEnd;
   if (channel.readQueued) return;
   channel.readQueued = true;
+  channel.reads += 1;
   channel.chain = channel.chain
     .then(async () => {
       channel.readQueued = false;
@@ -133,7 +144,10 @@ function readFromTable(callId: string, withEnd: boolean): void {
       await readLines();
       deliverEnd(callId, channel, toCall(row));
     })
-    .catch((error: unknown) => console.error(`call bus: reading call ${callId} from the table failed:`, error));
+    .catch((error: unknown) => console.error(`call bus: reading call ${callId} from the table failed:`, error))
+    .finally(() => {
+      channel.reads -= 1;
+    });
 }
 
 onReplicaMessage("events", (message) => {
