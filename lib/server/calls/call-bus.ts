@@ -13,12 +13,18 @@ export interface CallListener {
    * flood); may repeat lines already delivered (drop them by seq). Omitted by a listener of the end only.
    */
   onEvents?(events: readonly CallEvent[]): void;
+  /**
+   * The largest seq this listener already holds (an event stream's last id sent). Lines another replica
+   * stored are read after the smallest of these (and after what the channel delivered), never after a
+   * listener's claim alone: a stream opened with Last-Event-ID 2^31-1 must not move anyone else's.
+   */
+  seen?(): number;
   onEnd(call: Call): void;
 }
 
 interface Channel {
   listeners: Set<CallListener>;
-  /** The largest seq handed to this channel's listeners (or replayed by all of them): another replica's lines are read after it. */
+  /** The largest seq this channel handed to its listeners (only what it delivered itself): another replica's lines are read after it. */
   lastSeq: number;
   /** Reads of another replica's lines and end, one after another. */
   chain: Promise<void>;
@@ -37,10 +43,10 @@ const BUS_KEY = Symbol.for("skill-console.call-bus");
 const store = globalThis as unknown as { [BUS_KEY]?: Map<string, Channel> };
 const channels = (store[BUS_KEY] ??= new Map<string, Channel>());
 
-function channelOf(callId: string, fromSeq: number): Channel {
+function channelOf(callId: string): Channel {
   let channel = channels.get(callId);
   if (!channel) {
-    channel = { listeners: new Set(), lastSeq: fromSeq, chain: Promise.resolve(), readQueued: false, readEnd: false, reads: 0 };
+    channel = { listeners: new Set(), lastSeq: 0, chain: Promise.resolve(), readQueued: false, readEnd: false, reads: 0 };
     channels.set(callId, channel);
   }
   return channel;
@@ -89,26 +95,15 @@ export function publishEnd(callId: string, call: Call): void {
  * Subscribes to a call's live events and end, whichever replica's worker reports them (DESIGN.md
  * "Several replicas": lines another replica stored are read from the table when it announces them).
  * Subscribe before reading the stored timeline and the call's status, so nothing published meanwhile
- * is lost. `fromSeq`: the seq the subscriber replays after (its lines from the table start there
- * for a new channel). Returns the unsubscribe function.
+ * is lost. Returns the unsubscribe function.
  */
-export function subscribe(callId: string, listener: CallListener, fromSeq = 0): () => void {
-  const channel = channelOf(callId, fromSeq);
+export function subscribe(callId: string, listener: CallListener): () => void {
+  const channel = channelOf(callId);
   channel.listeners.add(listener);
   return () => {
     channel.listeners.delete(listener);
     if (channel.listeners.size === 0 && channels.get(callId) === channel) channels.delete(callId);
   };
-}
-
-/**
- * Says a subscriber of `callId` replayed the stored timeline up to `seq`: lines another replica
- * announces are read after the largest such seq, not again from the start (a stream opened on a call
- * of 10,000 lines read them twice).
- */
-export function caughtUpTo(callId: string, seq: number): void {
-  const channel = channels.get(callId);
-  if (channel) channel.lastSeq = Math.max(channel.lastSeq, seq);
 }
 
 /**
@@ -130,9 +125,15 @@ function readFromTable(callId: string, withEnd: boolean): void {
       const checkEnd = channel.readEnd;
       channel.readEnd = false;
       const readLines = async () => {
-        if (![...channel.listeners].some((listener) => listener.onEvents)) return;
+        const wanting = [...channel.listeners].filter((listener) => listener.onEvents);
+        if (wanting.length === 0) return;
+        // Every listener holds what it has seen: nothing below the smallest of those is needed (a
+        // stream that replayed a call of 10,000 lines is not sent them again from the channel's 0).
+        const held = Math.min(...wanting.map((listener) => listener.seen?.() ?? 0));
+        let after = Math.max(channel.lastSeq, held);
         for (;;) {
-          const page = await readStoredEvents(callId, channel.lastSeq, READ_PAGE);
+          const page = await readStoredEvents(callId, after, READ_PAGE);
+          if (page.length > 0) after = page[page.length - 1]!.seq;
           deliverEvents(channel, page);
           if (page.length < READ_PAGE || channels.get(callId) !== channel) return;
         }

@@ -2,7 +2,7 @@ import { stringifyJson } from "../http/stored-json";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
 import { AppError } from "../errors";
-import { caughtUpTo, subscribe } from "./call-bus";
+import { subscribe } from "./call-bus";
 import { readStoredEvents } from "./call-events";
 import { getCall } from "./read-calls";
 
@@ -159,14 +159,14 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         }
       };
 
-      unsubscribe = subscribe(
-        id,
-        {
-          onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
-          onEnd: (call) => (replaying ? held.push({ end: call }) : end(call)),
-        },
-        afterSeq,
-      );
+      // An end from the bus replays the stored lines after this stream's last one first: whatever
+      // reached the table and not this stream (another replica's, read late) is sent before the end.
+      const endAfterReplay = (call: Call) => void replayStored().then(() => end(call), () => end(call));
+      unsubscribe = subscribe(id, {
+        onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
+        seen: () => lastSeq,
+        onEnd: (call) => (replaying ? held.push({ end: call }) : endAfterReplay(call)),
+      });
 
       const follow = async () => {
         // Subscribed first: whatever is stored and published from here on is seen at least once.
@@ -177,8 +177,7 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
           return end(call);
         }
         replaying = false;
-        caughtUpTo(id, lastSeq);
-        for (const item of held) "end" in item ? end(item.end) : emit(item);
+        for (const item of held) "end" in item ? endAfterReplay(item.end) : emit(item);
         while (!closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           if (closed) return;
