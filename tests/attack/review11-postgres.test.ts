@@ -123,7 +123,7 @@ describe("replicas on one database", () => {
     releaseQueueRoom(next);
   });
 
-  it.runIf(onPostgres())("answer a wait: true request once another replica ended its call (nothing published here)", async () => {
+  it.runIf(onPostgres())("answer a wait: true request once another replica ended its call (nothing published here)", { timeout: 30_000 }, async () => {
     const { call } = (await (await requestCall("ok", { args: {}, wait: false })).json()) as { call: Call };
     await expect.poll(async () => (await db().call.findUniqueOrThrow({ where: { id: call.id } })).status, { timeout: 15_000 }).toBe("succeeded");
     // A call this process never saw end, as if another replica's worker ended it: ended in the database only.
@@ -131,7 +131,8 @@ describe("replicas on one database", () => {
     await statements().$executeRaw`INSERT INTO "Call" ("id", "skill", "requestedBy", "args", "status", "createdAt", "stderrBytes", "stderrTruncated", "eventCount", "skillKind") VALUES (${id}, ${"ok"}, ${"test"}, ${"{}"}, ${"running"}, ${new Date()}, ${0}, ${false}, ${0}, ${"subprocess"})`;
     const waited = waitForCallEnd(id);
     await statements().$executeRaw`UPDATE "Call" SET "status" = 'succeeded', "result" = ${"{}"}, "endedAt" = ${new Date()} WHERE "id" = ${id}`;
-    const ended = await Promise.race([waited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
+    // The recheck runs every 5 s (wait-for-call.ts RECHECK_MS: announcements carry the end, this is the net).
+    const ended = await Promise.race([waited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 12_000))]);
     expect(ended?.status).toBe("succeeded");
   });
 
