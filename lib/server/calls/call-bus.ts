@@ -107,8 +107,9 @@ export function subscribe(callId: string, listener: CallListener): () => void {
 }
 
 /**
- * Reads what another replica stored for a call this replica follows: its lines after the channel's
- * lastSeq (when a listener wants lines), and with `withEnd` its status, ending the channel when it is
+ * Reads what another replica stored for a call this replica follows: its lines after the larger of the
+ * channel's lastSeq and the smallest seq its listeners hold (when a listener wants lines), and with
+ * `withEnd` its status, ending the channel when it is
  * terminal (its last lines first). Reads of one channel run one after another; announcements that
  * arrive while one waits ride on it.
  */
