@@ -22,6 +22,8 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** The same console on PostgreSQL (e2e/postgres-server.mjs), on the next port: the whole suite runs against both. */
 const POSTGRES_PORT = PORT + 1;
 const POSTGRES_BASE_URL = `http://127.0.0.1:${POSTGRES_PORT}`;
+/** A second replica of the PostgreSQL console (same database, no local worker: e2e/postgres-server.mjs) on the port after it; e2e/replicas.spec.ts reads it. */
+process.env.E2E_REPLICA_PORT = String(POSTGRES_PORT + 1);
 /** The PostgreSQL console's local worker keeps its state apart from the SQLite console's (a state folder is one worker's). */
 const POSTGRES_WORKER_STATE_DIR = path.join(__dirname, "data", `e2e-worker-${POSTGRES_PORT}`);
 const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
@@ -123,7 +125,7 @@ export default defineConfig({
       stderr: "pipe",
       // SIGTERM, so it stops its cluster and removes its folder (the default SIGKILL would leave PostgreSQL running).
       gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-      env: { ...SERVER_ENV, PORT: String(POSTGRES_PORT), WORKER_STATE_DIR: POSTGRES_WORKER_STATE_DIR, E2E_WAIT_FOR_URL: `${BASE_URL}/api/v1/auth/session` },
+      env: { ...SERVER_ENV, PORT: String(POSTGRES_PORT), E2E_REPLICA_PORT: process.env.E2E_REPLICA_PORT, WORKER_STATE_DIR: POSTGRES_WORKER_STATE_DIR, E2E_WAIT_FOR_URL: `${BASE_URL}/api/v1/auth/session` },
     },
   ],
 });

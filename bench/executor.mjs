@@ -58,8 +58,12 @@ export function consoleCpu(server) {
 const minus = (a, b) => Object.fromEntries(Object.keys(a).map((key) => [key, a[key] - b[key]]));
 const sumOf = (values) => values.reduce((total, value) => total + value, 0);
 
-/** Runs the executor benchmark; returns `{ rows, notes }`. */
-export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
+/**
+ * Runs the executor benchmark; returns `{ rows, notes, figures: { p50Ms, cpuPerCallMs, databaseCpuPerCallMs } }`.
+ * `databaseCpu` (optional: a PostgreSQL console) reads the database server's CPU so far in ms; its share
+ * per call gets a row of its own (with SQLite the database's work is in the console's own CPU).
+ */
+export async function benchExecutor({ server, spawner, skill, calls, warmup, databaseCpu = null }) {
   for (let i = 0; i < warmup; i++) {
     await consoleCall(server, skill);
     await directRun(spawner.sandboxed, skill);
@@ -72,12 +76,15 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
   const plain = [];
   const phases = { accept: [], claim: [], run: [], finish: [] };
   const consoleCpuDeltas = [];
+  const databaseCpuDeltas = [];
   const sandboxedCpu = [];
   const plainCpu = [];
   for (let i = 0; i < calls; i++) {
+    const databaseBefore = databaseCpu?.();
     const before = consoleCpu(server);
     const answer = await consoleCall(server, skill);
     consoleCpuDeltas.push(minus(consoleCpu(server), before));
+    if (databaseCpu) databaseCpuDeltas.push(databaseCpu() - databaseBefore);
     viaConsole.push(answer.ms);
     const call = answer.json.call;
     recorded.push(call.durationMs);
@@ -115,13 +122,17 @@ export async function benchExecutor({ server, spawner, skill, calls, warmup }) {
     { bench: "sandbox", metric: "direct spawn p95: sandboxed vs plain", server: p(sandboxed, 95), baseline: p(plain, 95), unit: "ms" },
     { bench: "sandbox", metric: "CPU per direct spawn (baseline process + children): sandboxed vs plain", server: sandboxedPerSpawn, baseline: plainPerSpawn, unit: "ms" },
   ];
+  const databasePerCall = databaseCpu ? sumOf(databaseCpuDeltas) / databaseCpuDeltas.length : null;
+  if (databaseCpu) {
+    rows.splice(4, 0, { bench: "executor", metric: "CPU per sequential call with the database server's own (PostgreSQL backends) vs direct sandboxed spawn", server: consolePerCall + databasePerCall, baseline: sandboxedPerSpawn, unit: "ms" });
+  }
   const split = (deltas, key) => (sumOf(deltas.map((delta) => delta[key])) / deltas.length).toFixed(1);
   const notes = [
     `executor: ${calls} sequential rounds (console call, sandboxed spawn, plain spawn) after ${warmup} warm-up rounds; call p50 ${p(viaConsole, 50).toFixed(1)} ms = direct sandboxed spawn ${p(sandboxed, 50).toFixed(1)} ms + ${(p(viaConsole, 50) - p(sandboxed, 50)).toFixed(1)} ms of call path (HTTP, validation, database, claim, planning and digest on the worker, timeline, finish)`,
     `executor: call phases (medians, ms-resolution stamps): request → createdAt ${median(phases.accept).toFixed(1)} ms (HTTP in, auth, validation, plan + digest, insert) · createdAt → startedAt ${median(phases.claim).toFixed(1)} ms (wake the claim poll, claim CAS, answer, worker re-plans + digests, snapshot, cgroup, bwrap spawn) · startedAt → endedAt ${median(phases.run).toFixed(1)} ms (process, cgroup removal, finish report in) · endedAt → response ${median(phases.finish).toFixed(1)} ms (waiter woken, re-read, JSON, HTTP out)`,
-    `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}; per direct sandboxed spawn: baseline process ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: baseline process ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
+    `executor: CPU per sequential call (ms): console ${split(consoleCpuDeltas, "console")}, worker ${split(consoleCpuDeltas, "worker")}, the call's processes (worker's children) ${split(consoleCpuDeltas, "workerChildren")}, console's children ${split(consoleCpuDeltas, "consoleChildren")}${databaseCpu ? `, PostgreSQL server ${databasePerCall.toFixed(1)}` : ""}; per direct sandboxed spawn: baseline process ${split(sandboxedCpu, "selfMs")}, children ${split(sandboxedCpu, "childrenMs")}; per plain spawn: baseline process ${split(plainCpu, "selfMs")}, children ${split(plainCpu, "childrenMs")} (/proc/<pid>/stat, 10 ms ticks, summed over ${calls} intervals)`,
     `executor: spawn → group gone (ms) at p10/p25/p50/p75/p90: the worker's (console-recorded durationMs) ${[10, 25, 50, 75, 90].map((q) => fmt(p(recorded, q))).join("/")}; the direct sandboxed spawn's ${[10, 25, 50, 75, 90].map((q) => fmt(p(sandboxedProcess, q))).join("/")} (GROUP_POLL_MS is 25: a group or cgroup not yet empty when first checked costs a poll)`,
     `executor: RSS (libuv forks, so a spawn costs more in a larger process; see the sandbox rows on the spawning process's size): worker ${fmt(readRss(server.workerPid).rssMiB)} MiB (its ${findLauncherPids(server.workerPid).length} process launchers, which fork the calls: ${findLauncherPids(server.workerPid).map((pid) => fmt(readRss(pid).rssMiB)).join(" + ")} MiB), baseline process ${fmt(spawner.rss().rssMiB)} MiB, console ${fmt(readRss(server.pid).rssMiB)} MiB`,
   ];
-  return { rows, notes };
+  return { rows, notes, figures: { p50Ms: p(viaConsole, 50), cpuPerCallMs: consolePerCall, databaseCpuPerCallMs: databasePerCall } };
 }

@@ -13,18 +13,25 @@
  *                          errors, RSS and CPU per call of the console and the worker
  *   4. stderr-latency.mjs  stderr write → SSE arrival (through the worker's event reports) vs write → line
  *                          read from a direct sandboxed spawn
- *   5. search.mjs          skill_search over N native skills (a console of its own, SKILLS_PATH at them,
+ *   5. postgresql          the executor, throughput and stderr benchmarks again on a console whose
+ *                          DATABASE_URL is a PostgreSQL 15 cluster of the bench's own (scripts/postgres-cluster.mjs,
+ *                          durable: fsync and synchronous commits on), with PostgreSQL's own CPU per call beside
+ *                          the console's, and the PostgreSQL ÷ SQLite ratios of the per-call figures (issue 11 point 5)
+ *   6. scaling.mjs         one replica + one worker on one core vs two replicas + two workers on two cores
+ *                          (taskset), 16 clients, PostgreSQL's CPU per call; then stderr → SSE with the call made on
+ *                          one replica and its stream read from the other (issue 11 points 2 and 5)
+ *   7. search.mjs          skill_search over N native skills (a console of its own, SKILLS_PATH at them,
  *                          no worker) vs a bare authenticated request
  * Prints figures, differences and ratios (console ÷ baseline) as a markdown table, with the targets of
  * the issue where it sets one, and writes it, with the machine's description, to bench/results.md.
  * Never fails on timing: it measures, it does not test.
  *
- *   6. soak.mjs           (only with --only=soak; 10 minutes) 32 clients of mixed traffic (calls, event streams,
+ *   8. soak.mjs           (only with --only=soak; 10 minutes) 32 clients of mixed traffic (calls, event streams,
  *                          approvals, reloads, reads): probe latency, worst event-loop stall, RSS, errors;
  *                          a default-sized run writes bench/soak-results.md
- *   7. stalls.mjs         the worst event-loop stall of each hostile request (huge bodies, deep nesting,
+ *   9. stalls.mjs         the worst event-loop stall of each hostile request (huge bodies, deep nesting,
  *                          many-star persona globs) on a console of its own, one at a time (issue 10 point 1)
- * Options: --only=loader,executor,throughput,stderr,search,stalls,soak  run a subset (results.md is written only by a run
+ * Options: --only=loader,executor,throughput,stderr,postgresql,scaling,search,stalls,soak  run a subset (results.md is written only by a run
  *                            of every phase, unprofiled, with no BENCH_* size set)
  *          --cpu-prof[=dir]  profile the console's server process and its worker (lib/cpu-prof-preload.cjs),
  *                            one profile part per phase (SIGUSR2 between phases; dir/phases.json names them;
@@ -37,6 +44,7 @@
  *                            cgroupJoinHint); results.md is not written by such a run
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
  *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_THROUGHPUT_ROUNDS=4 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
+ *   BENCH_SCALING_S=60 (per set-up) BENCH_SCALING_ROUNDS=4
  *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300 BENCH_SOAK_CLIENTS=32 BENCH_SOAK_S=600
  * The machine should be quiet: the suite prints the load average at start and end.
  */
@@ -47,14 +55,17 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { startPostgresCluster } from "../scripts/postgres-cluster.mjs";
 import { serverEnvironment } from "../scripts/server-environment.mjs";
 import { benchExecutor } from "./executor.mjs";
 import { startDirectSpawner } from "./lib/direct-client.mjs";
 import { generateExecRoot, generateFleetRoot, generateNativeRoot } from "./lib/fixtures.mjs";
 import { request } from "./lib/http.mjs";
+import { postgresCpuMs } from "./lib/postgres.mjs";
 import { childrenRunning, findLauncherPids, foreignCpu, readRss, startServer, waitForWorker, waitQuiet } from "./lib/server.mjs";
 import { fmt, fmtRatio, ratio } from "./lib/stats.mjs";
 import { benchLoader } from "./loader.mjs";
+import { benchScaling } from "./scaling.mjs";
 import { benchSearch } from "./search.mjs";
 import { benchSoak } from "./soak.mjs";
 import { benchStalls, writeStallSkills } from "./stalls.mjs";
@@ -63,7 +74,7 @@ import { benchThroughput } from "./throughput.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(benchDir, "..");
-const ALL = ["loader", "executor", "throughput", "stderr", "search", "stalls"];
+const ALL = ["loader", "executor", "throughput", "stderr", "postgresql", "scaling", "search", "stalls"];
 /** Phases run only when named in --only (the soak takes 10 minutes). */
 const OPTIONAL = ["soak"];
 const CALL_PHASES = ["loader", "executor", "throughput", "stderr"];
@@ -91,6 +102,8 @@ const settings = {
   stderrRuns: envInt("BENCH_STDERR_RUNS", 3),
   searchSkills: envInt("BENCH_SEARCH_SKILLS", 10_000),
   searchRequests: envInt("BENCH_SEARCH_REQUESTS", 300),
+  scalingMs: envInt("BENCH_SCALING_S", 60) * 1000,
+  scalingRounds: envInt("BENCH_SCALING_ROUNDS", 4),
   soakClients: envInt("BENCH_SOAK_CLIENTS", 32),
   soakMs: envInt("BENCH_SOAK_S", 600) * 1000,
 };
@@ -160,7 +173,7 @@ function machine() {
 
 function table(rows) {
   const lines = [
-    "| benchmark | metric | console | baseline | console − baseline | ratio (console ÷ baseline) | target (issue point 6) |",
+    "| benchmark | metric | console | baseline | console − baseline | ratio (console ÷ baseline) | target (issue 9 point 6, issue 11 points 2 and 5) |",
     "| --- | --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const row of rows) {
@@ -174,6 +187,8 @@ function table(rows) {
 }
 
 const servers = new Set();
+/** PostgreSQL clusters of this run (stopped at cleanup). */
+const clusters = new Set();
 let tmp = null;
 let spawner = null;
 
@@ -184,6 +199,10 @@ async function cleanup() {
   }
   if (spawner) await spawner.close().catch(() => undefined);
   spawner = null;
+  for (const cluster of [...clusters]) {
+    clusters.delete(cluster);
+    cluster.stop();
+  }
   if (restoreCgroup2) {
     restoreCgroup2();
     restoreCgroup2 = null;
@@ -324,39 +343,50 @@ async function main() {
     await cutProfiles(pids, name);
     console.log(`bench: ${name} … (load ${os.loadavg()[0].toFixed(2)})`);
     const started = performance.now();
-    const foreign0 = foreignCpu();
+    const postgresRoots = () => [...clusters].map((cluster) => cluster.serverPid()).filter(Boolean);
+    const foreign0 = foreignCpu(undefined, postgresRoots());
     const result = await fn();
     const elapsedMs = performance.now() - started;
-    const foreign = foreignCpu(foreign0);
+    const foreign = foreignCpu(foreign0, postgresRoots());
     phases.push(`${name} ${(elapsedMs / 1000).toFixed(1)} s`);
     foreignNotes.push(`${name} ${(foreign.ms / 1000).toFixed(1)} CPU-s (${((100 * foreign.ms) / (elapsedMs * info.nproc)).toFixed(0)}% of the machine${foreign.top.length > 0 ? `; most: ${foreign.top.join(", ")}` : ""})`);
     rows.push(...result.rows);
     notes.push(...result.notes);
     if (result.stats) phaseStats[name] = result.stats;
+    return result;
   };
+  /** The direct spawner of the call baselines (started once, with the first call console's settings). */
+  const ensureSpawner = async (env) => {
+    spawner ??= await startDirectSpawner({
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      options: { skillRoot: execRoot, databaseFile: path.join(tmp, "bench.db"), stateDir: path.join(tmp, "direct-state"), cgroupName: "skill-bench-direct" },
+    });
+    return spawner;
+  };
+  /** The settings every call console of the bench runs with, on `databaseUrl`, its worker's state in `stateName`. */
+  const callEnv = (databaseUrl, stateName, skillRoots) => ({
+    DATABASE_URL: databaseUrl,
+    ONGRID_SKILLS_EXTERNAL_DIRS: skillRoots.join(":"),
+    // No native skills: the loader figures are about the generated manifests alone.
+    SKILLS_PATH: path.join(roots, "no-native-skills"),
+    SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
+    // The local worker takes as many calls at once as there are clients, so it is not the cap.
+    WORKER_CONCURRENCY: String(settings.clients),
+    WORKER_STATE_DIR: path.join(tmp, stateName),
+  });
+  /** The per-call figures of the SQLite run, for the PostgreSQL ÷ SQLite rows. */
+  const sqliteFigures = {};
 
   if (selected.some((name) => CALL_PHASES.includes(name))) {
     const dbFile = path.join(tmp, "bench.db");
-    const env = {
-      DATABASE_URL: `file:${dbFile}`,
-      ONGRID_SKILLS_EXTERNAL_DIRS: `${execRoot}:${fleetRoot}`,
-      // No native skills: the loader figures are about the generated manifests alone.
-      SKILLS_PATH: path.join(roots, "no-native-skills"),
-      SKILL_MAX_CONCURRENT_CALLS: String(settings.clients),
-      // The local worker takes as many calls at once as there are clients, so it is not the cap.
-      WORKER_CONCURRENCY: String(settings.clients),
-      WORKER_STATE_DIR: path.join(tmp, "worker-state"),
-    };
+    const env = callEnv(`file:${dbFile}`, "worker-state", [execRoot, fleetRoot]);
     console.log("bench: starting the console (scripts/start.mjs: migrate, build when stale, serve; then its local worker); signing in and creating an API token");
     const server = await startConsole("calls", env, "/api/v1/skills?category=bench");
     const workerStarted = performance.now();
     const worker = await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
     console.log(`bench: worker ${worker.name} (pid ${server.workerPid}) live: sandbox ${worker.sandbox.mode}, ${worker.concurrency} calls at once, ${worker.skillCounts.held} skills, ${((performance.now() - workerStarted) / 1000).toFixed(1)} s after the console answered`);
-    spawner = await startDirectSpawner({
-      cwd: projectRoot,
-      env: { ...process.env, ...env },
-      options: { skillRoot: execRoot, databaseFile: dbFile, stateDir: path.join(tmp, "direct-state"), cgroupName: "skill-bench-direct" },
-    });
+    await ensureSpawner(env);
     notes.push(
       `start-up: ${server.buildMs === null ? "production build up to date" : `production build ${(server.buildMs / 1000).toFixed(1)} s`}; first answer ${(server.readyMs / 1000).toFixed(1)} s after the server started (migrations done, includes the first scan of ${skillCount + 2} manifests); the worker was live (scanned and digested its roots, registered) ${((performance.now() - workerStarted) / 1000).toFixed(1)} s later`,
       `console settings: SKILL_MAX_CONCURRENT_CALLS=${settings.clients} WORKER_CONCURRENCY=${settings.clients}, other settings default (CALL_EVENT_FLUSH_MS 250, SKILL_EXIT_DRAIN_MS 300); every request carries an API token (default persona)`,
@@ -368,15 +398,106 @@ async function main() {
       { pid: server.workerPid, role: "worker" },
     ];
     await run("loader", pids, () => benchLoader({ server, roots: [execRoot, fleetRoot], expected: skillCount + 2, reps: settings.loaderReps, budgetMs: settings.loaderBudgetMs, quietMs: profileDir ? 60 : 10 }));
-    await run("executor", pids, () => benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup }));
-    await run("throughput", pids, () =>
-      benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds }),
-    );
-    await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
+    sqliteFigures.executor = (await run("executor", pids, () => benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup })))?.figures;
+    sqliteFigures.throughput = (
+      await run("throughput", pids, () =>
+        benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds }),
+      )
+    )?.figures;
+    sqliteFigures.stderr = (await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns })))?.figures;
     await cutProfiles(pids, "shutdown");
     await stopConsole(server);
     // Now, before another console start may rebuild .next and change the chunks the profile names.
     if (profileDir) profileSummaries.push(...summariseProfiles(pids, phaseStats));
+  }
+
+  /**
+   * The postgresql phase: a console on `cluster` (its local worker, the same skill roots as the SQLite
+   * run), then the executor, throughput and stderr benchmarks as in the SQLite run, each with
+   * PostgreSQL's CPU per call, and the PostgreSQL ÷ SQLite rows of the figures both runs measured.
+   */
+  const benchPostgres = async (cluster, databaseCpu) => {
+    const env = callEnv(cluster.url, "pg-worker-state", [execRoot, fleetRoot]);
+    console.log("bench: starting a console on the PostgreSQL cluster (same skill roots and settings as the SQLite run)");
+    const server = await startConsole("postgresql", env, "/api/v1/skills?category=bench");
+    await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
+    await ensureSpawner(env);
+    const pids = [
+      { pid: server.pid, role: "pg-console" },
+      { pid: server.workerPid, role: "pg-worker" },
+    ];
+    await run("postgresql", pids, async () => {
+      const parts = [];
+      const quiet = () => waitQuiet(pids.map((entry) => entry.pid), { maxMs: 60_000, quietMs: 10 });
+      parts.push(await benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup, databaseCpu }));
+      await quiet();
+      parts.push(await benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds, databaseCpu }));
+      await quiet();
+      parts.push(await benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
+      const [executor, throughput, stderr] = parts.map((part) => part.figures);
+      // The sandbox rows measure the baseline alone: the SQLite run has them already.
+      const rows = parts.flatMap((part) => part.rows).filter((row) => row.bench !== "sandbox").map((row) => ({ ...row, bench: `${row.bench} · PostgreSQL` }));
+      const versus = [];
+      if (sqliteFigures.executor) versus.push({ bench: "engines", metric: "call p50 (POST …/calls, wait:true): PostgreSQL vs SQLite", server: executor.p50Ms, baseline: sqliteFigures.executor.p50Ms, unit: "ms" });
+      if (sqliteFigures.throughput) {
+        versus.push(
+          { bench: "engines", metric: `${settings.clients} clients, succeeded calls/s: PostgreSQL vs SQLite`, server: throughput.callsPerSecond, baseline: sqliteFigures.throughput.callsPerSecond, unit: "/s", better: "higher" },
+          { bench: "engines", metric: `CPU per call at ${settings.clients} clients: PostgreSQL (console + worker + calls + PostgreSQL server) vs SQLite (console + worker + calls; SQLite runs inside the console)`, server: throughput.cpuPerCallMs + throughput.databaseCpuPerCallMs, baseline: sqliteFigures.throughput.cpuPerCallMs, unit: "ms" },
+        );
+      }
+      if (sqliteFigures.stderr) versus.push({ bench: "engines", metric: "stderr write → SSE arrival p95: PostgreSQL vs SQLite", server: stderr.p95Ms, baseline: sqliteFigures.stderr.p95Ms, unit: "ms" });
+      return { rows: [...rows, ...versus], notes: parts.flatMap((part) => part.notes).map((note) => `PostgreSQL ${note}`), stats: parts[1].stats };
+    });
+    await stopConsole(server);
+  };
+
+  /**
+   * The scaling phase: on `cluster`, one replica pinned to CPU 0 on a database of its own, and two
+   * replicas on another, pinned to CPUs 0 and 1, each with its local worker (bench/scaling.mjs); then the
+   * stderr latency with calls made on one of the two and streamed from the other.
+   */
+  const benchScalingPhase = async (cluster) => {
+    const started = [];
+    const replica = async (name, database, cpus, workerName) => {
+      const env = { ...callEnv(database, `${name}-worker-state`, [execRoot]), WORKER_NAME: workerName };
+      const server = await startServer({ projectRoot, env: { CONSOLE_AUTH_SECRET: scalingSecret, ...env }, logFile: path.join(tmp, `${name}.log`), readyPath: "/api/v1/skills?category=bench", cpus });
+      servers.add(server);
+      started.push(server);
+      await waitForWorker(server, ["bench_noop", "bench_stderr_ticker"]);
+      console.log(`bench: ${name} replica on ${server.baseUrl} (taskset -c ${cpus}; server pid ${server.pid}, worker ${workerName} pid ${server.workerPid})`);
+      return server;
+    };
+    // Replicas of one database share their session secret, as an operator's do.
+    const scalingSecret = randomBytes(32).toString("hex");
+    console.log("bench: starting the scaling set-ups: one replica on CPU 0 (database bench_one), two replicas on CPUs 0 and 1 (database bench_two)");
+    const one = await replica("scaling-one", cluster.createDatabase("bench_one"), "0", "one-local");
+    const twoUrl = cluster.createDatabase("bench_two");
+    const two = [await replica("scaling-two-a", twoUrl, "0", "two-a"), await replica("scaling-two-b", twoUrl, "1", "two-b")];
+    await ensureSpawner(callEnv(twoUrl, "scaling-direct", [execRoot]));
+    const pids = started.flatMap((server, i) => [
+      { pid: server.pid, role: `scaling-console-${i}` },
+      { pid: server.workerPid, role: `scaling-worker-${i}` },
+    ]);
+    await run("scaling", pids, async () => {
+      const scaling = await benchScaling({ cluster, one, two, skill: "bench_noop", clients: settings.clients, durationMs: settings.scalingMs, maxCalls: settings.maxCalls, rounds: settings.scalingRounds });
+      await waitQuiet(pids.map((entry) => entry.pid), { maxMs: 60_000, quietMs: 10 });
+      const across = await benchStderrLatency({ server: two[0], streamServer: two[1], spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns, label: "stderr · replicas" });
+      return { rows: [...scaling.rows, ...across.rows], notes: [...scaling.notes, ...across.notes] };
+    });
+    for (const server of started) await stopConsole(server);
+  };
+
+  if (selected.includes("postgresql") || selected.includes("scaling")) {
+    // Durable, as an operator runs it: fsync and synchronous commits on.
+    console.log("bench: starting a PostgreSQL cluster of the bench's own (durable: fsync and synchronous commits on)");
+    const cluster = await startPostgresCluster({ parent: tmp, durable: true, database: "bench_calls" });
+    clusters.add(cluster);
+    const databaseCpu = () => postgresCpuMs(cluster);
+    notes.push(`postgresql: cluster pid ${cluster.serverPid()} on 127.0.0.1:${cluster.port}, durable (fsync, synchronous_commit and full_page_writes on, as PostgreSQL ships), max_connections 200, otherwise PostgreSQL's defaults; its CPU (postmaster + backends, /proc) is reported as PostgreSQL's own`);
+    if (selected.includes("postgresql")) await benchPostgres(cluster, databaseCpu);
+    if (selected.includes("scaling")) await benchScalingPhase(cluster);
+    clusters.delete(cluster);
+    cluster.stop();
   }
 
   if (selected.includes("soak")) {

@@ -50,8 +50,11 @@ async function spawnerSizeCost(spawner, skill, workerRssMiB, runs = 100) {
   return { lean, heavy, leanRss, heavyRss };
 }
 
-/** Runs the throughput benchmark; returns `{ rows, notes }`. */
-export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls, rounds = 4 }) {
+/**
+ * Runs the throughput benchmark; returns `{ rows, notes, stats, figures: { callsPerSecond, cpuPerCallMs, databaseCpuPerCallMs, errors } }`.
+ * `databaseCpu` (optional: a PostgreSQL console) reads the database server's CPU so far in ms, reported per call beside the console's.
+ */
+export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls, rounds = 4, databaseCpu = null }) {
   // A few calls first, so the phase does not start with routes compiling or the worker's first claim.
   for (let i = 0; i < clients; i++) await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
   const rss0 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
@@ -67,6 +70,7 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
   const rssSamples = [];
   const consoleRound = async (roundMs, roundCalls) => {
     const cpuBefore = consoleCpu(server);
+    const databaseBefore = databaseCpu?.() ?? 0;
     const benchCpuBefore = ownCpu();
     const succeededBefore = succeeded;
     const sampler = setInterval(() => rssSamples.push({ console: readRss(server.pid).rssMiB, worker: readRss(server.workerPid).rssMiB }), 1000);
@@ -81,7 +85,7 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
       }
     });
     clearInterval(sampler);
-    return { elapsedMs: run.elapsedMs, done: succeeded - succeededBefore, cpu: minus(consoleCpu(server), cpuBefore), benchCpu: minus(ownCpu(), benchCpuBefore) };
+    return { elapsedMs: run.elapsedMs, done: succeeded - succeededBefore, cpu: minus(consoleCpu(server), cpuBefore), benchCpu: minus(ownCpu(), benchCpuBefore), databaseMs: (databaseCpu?.() ?? 0) - databaseBefore };
   };
   const spawnerRss0 = spawner.rss();
   // The console's calls and the direct spawns alternate in `rounds` rounds (console, sandboxed, plain
@@ -124,6 +128,7 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
     consoleChildren: cpu.consoleChildren / calls,
   };
   const consolePerCall = perCall.console + perCall.worker + perCall.children + perCall.consoleChildren;
+  const databasePerCall = databaseCpu ? sum(consoleRuns, (run) => run.databaseMs) / calls : null;
   const perSpawn = (load) => (load.cpu.selfMs + load.cpu.childrenMs) / Math.max(1, load.done + load.errors);
   const callsPerSecond = (succeeded * 1000) / consoleRun.elapsedMs;
   const spawnsPerSecond = (load) => (load.done * 1000) / load.elapsedMs;
@@ -142,6 +147,9 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
     { bench: "throughput", metric: `${clients} clients, succeeded calls/s vs ${clients} concurrent direct sandboxed spawns/s`, server: callsPerSecond, baseline: spawnsPerSecond(sandboxed), unit: "/s", better: "higher", target: `≥ 0.8×: ${throughputRatio >= 0.8 ? "met" : "not met"}` },
     { bench: "throughput", metric: "errors (non-200 or not succeeded) vs failed direct spawns", server: errors, baseline: sandboxed.errors, unit: "", noRatio: true, target: `0: ${errors === 0 ? "met" : "not met"}` },
     { bench: "throughput", metric: "CPU per call: console + worker + the call's processes vs per direct sandboxed spawn (baseline process + children)", server: consolePerCall, baseline: perSpawn(sandboxed), unit: "ms", target: `≤ 2×: ${cpuRatio <= 2 ? "met" : "not met"}` },
+    ...(databaseCpu
+      ? [{ bench: "throughput", metric: "CPU per call with the database server's own: console + worker + the call's processes + PostgreSQL backends vs per direct sandboxed spawn", server: consolePerCall + databasePerCall, baseline: perSpawn(sandboxed), unit: "ms" }]
+      : []),
     { bench: "throughput", metric: "CPU per call without the skill's processes: console + worker vs baseline process alone", server: perCall.console + perCall.worker, baseline: sandboxed.cpu.selfMs / Math.max(1, sandboxed.done + sandboxed.errors), unit: "ms" },
     { bench: "throughput", metric: `${clients} clients, call latency p50 vs direct sandboxed spawn p50 (${clients} at once)`, server: percentile(latencies, 50), baseline: percentile(sandboxed.latencies, 50), unit: "ms" },
     { bench: "throughput", metric: `${clients} clients, call latency p95 vs direct sandboxed spawn p95`, server: percentile(latencies, 95), baseline: percentile(sandboxed.latencies, 95), unit: "ms" },
@@ -158,7 +166,7 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
   }
   const notes = [
     `throughput: console ${succeeded} calls (${errors} errors) in ${(consoleRun.elapsedMs / 1000).toFixed(1)} s; direct sandboxed ${sandboxed.done} spawns (${sandboxed.errors} failed) and plain ${plain.done} (${plain.errors} failed) in ${(baselineDurationMs / 1000).toFixed(0)} s each; in ${rounds} alternating rounds, whose calls/s ÷ spawns/s were ${roundRatios.map((ratio) => ratio.toFixed(2)).join(", ")}`,
-    `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: baseline process ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: baseline process ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}; baseline process RSS ${fmt(spawnerRss0.rssMiB)} → ${fmt(spawnerRss1.rssMiB)} MiB`,
+    `throughput: CPU per call (ms): console ${perCall.console.toFixed(1)}, worker ${perCall.worker.toFixed(1)}, the call's processes ${perCall.children.toFixed(1)}, console's children ${perCall.consoleChildren.toFixed(1)}${databaseCpu ? `, PostgreSQL server ${databasePerCall.toFixed(1)}` : ""}; the bench's own HTTP clients ${(benchCpu.selfMs / calls).toFixed(1)} (not counted). Per direct sandboxed spawn: baseline process ${(sandboxed.cpu.selfMs / Math.max(1, sandboxed.done)).toFixed(1)} + children ${(sandboxed.cpu.childrenMs / Math.max(1, sandboxed.done)).toFixed(1)}; per plain spawn: baseline process ${(plain.cpu.selfMs / Math.max(1, plain.done)).toFixed(1)} + children ${(plain.cpu.childrenMs / Math.max(1, plain.done)).toFixed(1)}; baseline process RSS ${fmt(spawnerRss0.rssMiB)} → ${fmt(spawnerRss1.rssMiB)} MiB`,
     `throughput: console pid ${server.pid} RSS ${fmt(rss0.console.rssMiB)} → ${fmt(rss1.console.rssMiB)} MiB (peak VmHWM ${fmt(rss1.console.hwmMiB)}); worker pid ${server.workerPid} RSS ${fmt(rss0.worker.rssMiB)} → ${fmt(rss1.worker.rssMiB)} MiB (peak ${fmt(rss1.worker.hwmMiB)})${workerAlive ? "" : " — the worker was gone at the end (restarted?)"}`,
   ];
   if (rssSamples.length >= 4) {
@@ -167,5 +175,5 @@ export async function benchThroughput({ server, spawner, skill, clients, duratio
     notes.push(`throughput: RSS at 0, ¼, ½, ¾ and the end of the ${(consoleRun.elapsedMs / 1000).toFixed(0)} s of calls (MiB): console ${course("console")}; worker ${course("worker")}`);
   }
   if (errorSamples.size > 0) notes.push(`throughput: errors by kind: ${[...errorSamples].map(([kind, n]) => `${kind} ×${n}`).join("; ")}`);
-  return { rows, notes, stats: { units: calls, unit: "call" } };
+  return { rows, notes, stats: { units: calls, unit: "call" }, figures: { callsPerSecond, cpuPerCallMs: consolePerCall, databaseCpuPerCallMs: databasePerCall, errors } };
 }

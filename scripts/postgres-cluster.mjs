@@ -126,8 +126,10 @@ if (process.argv[2] === "--reap" && process.argv[1] && path.resolve(process.argv
  * turns fsync and synchronous_commit off: a test's cluster is thrown away, and with them on every
  * commit waits for the disk; a benchmark should ask for `durable: true` to measure what an operator runs.
  * `maxConnections` (default 200) is the server's max_connections.
- * Resolves `{ url, port, dir, user, database, log, stop(), pause(), resume() }` (`dir` is also where its
- * Unix socket is; pause/resume stop and start the server again on the same folder and port): `url` is a
+ * Resolves `{ url, port, dir, user, database, log, stop(), pause(), resume(), createDatabase(name), serverPid() }`
+ * (`dir` is also where its Unix socket is; pause/resume stop and start the server again on the same folder
+ * and port; createDatabase makes another database, a lowercase SQL identifier, and returns its URL;
+ * serverPid is the postmaster's pid, null while the server is down): `url` is a
  * `postgresql://console:<password>@127.0.0.1:<port>/<database>` URL; `stop()` stops the server (fast shutdown)
  * and removes the folder, and is idempotent; should the calling process die first, a reaper does it
  * (reapWhenGone). Rejects with the server's log when it does not start.
@@ -176,7 +178,13 @@ export async function startPostgresCluster({ parent = os.tmpdir(), database = CL
     run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
     started = true;
     reapWhenGone(process.pid, dir);
-    if (database !== "postgres") run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${database}"`]);
+    const urlOf = (name) => `postgresql://${CLUSTER_USER}:${password}@127.0.0.1:${port}/${name}`;
+    const createDatabase = (name) => {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a database name this helper creates: ${JSON.stringify(name)}`);
+      run("psql", ["-h", dir, "-p", String(port), "-U", CLUSTER_USER, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE "${name}"`]);
+      return urlOf(name);
+    };
+    if (database !== "postgres") createDatabase(database);
     // A restart, for tests of an outage: the server stops (fast shutdown: sessions are cut) and starts again on the same folder and port.
     const pause = () => {
       if (started) run("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", String(PG_CTL_WAIT_S), "stop"]);
@@ -186,7 +194,15 @@ export async function startPostgresCluster({ parent = os.tmpdir(), database = CL
       if (!started) run("pg_ctl", ["-D", dataDir, "-l", log, "-w", "-t", String(PG_CTL_WAIT_S), "start"]);
       started = true;
     };
-    return { url: `postgresql://${CLUSTER_USER}:${password}@127.0.0.1:${port}/${database}`, port, dir, user: CLUSTER_USER, database, log, stop, pause, resume };
+    // The postmaster's pid: the first line of postmaster.pid while the server runs (null when it does not).
+    const serverPid = () => {
+      try {
+        return Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]) || null;
+      } catch {
+        return null;
+      }
+    };
+    return { url: urlOf(database), port, dir, user: CLUSTER_USER, database, log, stop, pause, resume, createDatabase, serverPid };
   } catch (error) {
     const serverLog = fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-4000) : "";
     stop();

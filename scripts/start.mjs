@@ -24,6 +24,7 @@ import { ensureInstall } from "./ensure-install.mjs";
 import { stopWhenNpmGoesAway } from "./parent-watch.mjs";
 import { protectDataFolder } from "./data-folder.mjs";
 import { secretFrom, secretsInEnvironmentWarning, serverEnvironment, withoutSecrets } from "./server-environment.mjs";
+import { guardSourceFile } from "./source-file-guard.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -142,11 +143,11 @@ if (!dev) {
     console.log(builtAt === 0 ? "start: no production build yet, building (a minute or two)" : "start: sources changed since the last build, rebuilding");
     // next build adds its build folder's types to tsconfig.json; a per-run folder of the e2e suite
     // (NEXT_DIST_DIR) must not leave that edit behind in the checkout.
-    const tsconfig = path.join(root, "tsconfig.json");
-    const tsconfigBefore = fs.readFileSync(tsconfig, "utf8");
+    // Its mtime goes back too: else the next start on this build would find tsconfig.json newer and rebuild.
+    const restoreTsconfigFile = guardSourceFile(path.join(root, "tsconfig.json"));
     // process.exit() skips `finally`, so a failed build restores it through run()'s onFailure too.
     const restoreTsconfig = () => {
-      if (process.env.NEXT_DIST_DIR && fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);
+      if (process.env.NEXT_DIST_DIR) restoreTsconfigFile();
     };
     try {
       run(bin("next"), ["build"], "next build", restoreTsconfig);

@@ -252,16 +252,19 @@ export function ownCpuMs() {
  * detached (its own process group; everything it spawns — prisma, next build, the console server — stays in
  * it), output appended to `logFile`, with `BENCH_ADMIN` as its first admin. Once the console serves, signs
  * in and creates an API token that every later request sends (signInBench()), then resolves once
- * `readyPath` answers 200, with the server handle:
+ * `readyPath` answers 200 (`cpus`, a taskset CPU list such as "0": the console, its worker and every call's
+ * processes run only there), with the server handle:
  * `{ port, pgid, pid, workerPid (null; see waitForWorker), baseUrl, startedAt, readyMs, buildMs, stop() }`. `buildMs` is the time between
  * start.mjs's "building" and "serving" log lines (null when no build was needed). Rejects when the
  * script exits first or `timeoutMs` passes (after stopping the group).
  */
-export async function startServer({ projectRoot, env, logFile, readyPath, timeoutMs = 600_000 }) {
+export async function startServer({ projectRoot, env, logFile, readyPath, timeoutMs = 600_000, cpus = null }) {
   const port = Number(env.PORT ?? (await freePort()));
   const log = fs.openSync(logFile, "a");
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [path.join(projectRoot, "scripts", "start.mjs")], {
+  // taskset execs node in its own place (same pid, still the group's leader); children inherit the affinity.
+  const [command, argv] = cpus === null ? [process.execPath, []] : ["taskset", ["-c", cpus, process.execPath]];
+  const child = spawn(command, [...argv, path.join(projectRoot, "scripts", "start.mjs")], {
     cwd: projectRoot,
     env: { ...process.env, HOST: "127.0.0.1", CONSOLE_ADMIN_EMAIL: BENCH_ADMIN.email, CONSOLE_ADMIN_PASSWORD: BENCH_ADMIN.password, ...env, PORT: String(port) },
     stdio: ["ignore", log, log],
@@ -360,8 +363,9 @@ export async function stopGroup(pgid, exitPromise) {
 
 /**
  * Waits until the console lists a live worker holding every skill of `skills` with a digest (it has
- * registered and reported its scan), then sets `server.workerPid` (the worker's pid from /proc, which
- * must be the one it reported) and resolves with its WorkerInfo. Rejects after `timeoutMs`.
+ * registered and reported its scan) and reporting the pid of this console's own worker child (from /proc;
+ * replicas on one database list each other's workers too), then sets `server.workerPid` to it and
+ * resolves with its WorkerInfo. Rejects after `timeoutMs`.
  */
 export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
@@ -373,14 +377,20 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
       const held = await request(server.baseUrl, "GET", `/api/v1/skills/${encodeURIComponent(name)}/workers`).catch(() => null);
       holders.push(new Set((held?.json?.workers ?? []).filter((entry) => entry.state === "live" && entry.digest && !entry.drifted && entry.available).map((entry) => entry.id)));
     }
-    const worker = answer?.json?.workers?.find((entry) => entry.state === "live" && holders.every((ids) => ids.has(entry.id)));
+    // This console's own worker: replicas on one database list each other's workers too.
     const pid = findWorkerPid(server.pid);
+    const live = (answer?.json?.workers ?? []).filter((entry) => entry.state === "live" && holders.every((ids) => ids.has(entry.id)));
+    const worker = live.find((entry) => entry.pid === pid);
     if (worker && pid !== null) {
-      if (worker.pid !== pid) throw new Error(`the live worker reported pid ${worker.pid}, but the console's child running .worker/worker.mjs is ${pid}`);
       server.workerPid = pid;
       return worker;
     }
-    if (Date.now() > deadline) throw new Error(`no live worker holding ${skills.join(", ")} within ${timeoutMs} ms (last answer ${answer?.status}); see ${server.logFile}`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no live worker holding ${skills.join(", ")} with the pid of the console's child running .worker/worker.mjs (${pid}) within ${timeoutMs} ms ` +
+          `(last answer ${answer?.status}; live workers holding them report pids ${live.map((entry) => entry.pid).join(", ") || "none"}); see ${server.logFile}`,
+      );
+    }
     await delay(500);
   }
 }
@@ -390,8 +400,9 @@ export async function waitForWorker(server, skills, { timeoutMs = 300_000 } = {}
  * kernel threads included), from /proc. Called without an argument: a snapshot. Called with an
  * earlier snapshot: `{ ms, top }`, the CPU they used since (a process started meanwhile counts whole;
  * a pid is the same process while its start time is), and the three biggest users as "name pid: s".
+ * `ownRoots`: pids whose trees count as the bench's own too (its PostgreSQL server, which pg_ctl detaches).
  */
-export function foreignCpu(since) {
+export function foreignCpu(since, ownRoots = []) {
   const parents = new Map();
   const cpu = new Map();
   for (const entry of fs.readdirSync("/proc")) {
@@ -408,7 +419,7 @@ export function foreignCpu(since) {
     }
   }
   const ours = (pid) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parents.get(p) ?? 0, hops++) if (p === process.pid) return true;
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parents.get(p) ?? 0, hops++) if (p === process.pid || ownRoots.includes(p)) return true;
     return false;
   };
   const snapshot = new Map([...cpu].filter(([pid]) => !ours(pid)));

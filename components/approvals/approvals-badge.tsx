@@ -3,9 +3,9 @@
 import { usePendingApprovalCount } from "@/lib/client/approvals";
 
 /**
- * The navigation's count of pending approvals (issue 4 point 6): a small pill re-read every 5 s, so a
- * request filed on another console process shows up too. Renders nothing while the count is unknown
- * or zero.
+ * The navigation's count of pending approvals (issue 4 point 6): a small pill kept live by the
+ * approvals feed (useApprovalFeed, mounted by TopNav: a request filed or signed on any replica shows at
+ * once), re-read every 5 s while the feed is down. Renders nothing while the count is unknown or zero.
  */
 export function ApprovalsBadge() {
   const count = usePendingApprovalCount();

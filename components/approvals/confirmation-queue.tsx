@@ -73,7 +73,11 @@ function WaitingCall({ call, block, now }: { call: Call; block: string | null; n
         onConfirm={() =>
           action === "drop"
             ? drop.mutate(call.id, { onSuccess: () => setAction(null) })
-            : confirm.mutate(call.id, { onSuccess: (started) => startNavigation(() => router.push(`/calls/${encodeURIComponent(started.id)}`)) })
+            : // mutateAsync: the approvals feed may take this item away before the answer arrives (see SignApprovalButton).
+              confirm
+                .mutateAsync(call.id)
+                .then((started) => startNavigation(() => router.push(`/calls/${encodeURIComponent(started.id)}`)))
+                .catch(() => undefined)
         }
       >
         <p>

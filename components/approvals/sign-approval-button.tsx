@@ -41,15 +41,16 @@ export function SignApprovalButton({ approval, disabled, describedBy }: { approv
           sign.reset();
         }}
         onConfirm={() =>
-          sign.mutate(approval.id, {
-            onSuccess: (signed) => {
-              if (signed.status === "approved") {
-                startNavigation(() => router.push(`/calls/${encodeURIComponent(signed.callId)}`));
-              } else {
-                setOpen(false);
-              }
-            },
-          })
+          // mutateAsync, not mutate's callbacks: the approvals feed may refresh the list and take this card
+          // away (the deciding signature approves it) before the answer arrives, and a component's mutate
+          // callbacks are dropped once it unmounts — the call page would never open. Refusals show in the dialog.
+          sign
+            .mutateAsync(approval.id)
+            .then((signed) => {
+              if (signed.status === "approved") startNavigation(() => router.push(`/calls/${encodeURIComponent(signed.callId)}`));
+              else setOpen(false);
+            })
+            .catch(() => undefined)
         }
       >
         <p>

@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useRef, type ReactNode } from "react";
 import { ApprovalsBadge } from "@/components/approvals/approvals-badge";
 import { cx } from "@/components/ui/class-names";
+import { useApprovalFeed } from "@/lib/client/approvals";
 import { useIdentity } from "@/lib/client/identity";
 import type { Role } from "@/lib/types/identity";
 import { UserMenu } from "./user-menu";
@@ -43,6 +44,8 @@ function visibleLinks(role: Role | undefined): NavLink[] {
 export function TopNav() {
   const pathname = usePathname() ?? "/";
   const identity = useIdentity();
+  // One approvals feed per tab, once signed in: the badge and the approvals pages update live.
+  const feed = useApprovalFeed(identity.data !== undefined);
   const header = useRef<HTMLElement>(null);
   // The bar is one row from md up and wraps below (up to ~110 px at 390 px): its height, kept in
   // --top-nav-height, keeps a focused or scrolled-to field clear of it (globals.css scroll-padding-top).
@@ -54,7 +57,7 @@ export function TopNav() {
     return () => observer.disconnect();
   }, []);
   return (
-    <header ref={header} className="sticky top-0 z-20 border-b border-zinc-800 bg-zinc-950 text-zinc-300">
+    <header ref={header} data-approval-feed={feed} className="sticky top-0 z-20 border-b border-zinc-800 bg-zinc-950 text-zinc-300">
       {/* Below md the sections wrap onto a row of their own: every one stays visible, none scrolls out of sight. */}
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-0.5 px-4 py-1.5 sm:px-6 md:h-12 md:flex-nowrap md:py-0">
         <Link href="/skills" className="flex shrink-0 items-center gap-2 text-sm font-semibold text-white focus-visible:outline-2 focus-visible:outline-blue-400">

@@ -1,19 +1,73 @@
 "use client";
 
 import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import type { Approval, ApprovalStatus } from "@/lib/types/approval";
 import type { Call } from "@/lib/types/call";
 import { fetchJson, withQuery } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
 /**
- * How often the approvals queue is re-read. Another approver's signature may land on another console
- * process sharing the database, so an in-process event bus would miss it: polling the API sees it.
+ * How often the approvals queue is re-read while the approvals feed (useApprovalFeed) is not
+ * connected: the pages still follow what other approvers do, on any replica.
  */
 export const APPROVALS_POLL_MS = 2000;
 
-/** How often the navigation's pending count is re-read. */
+/** How often the navigation's pending count is re-read while the feed is not connected. */
 export const APPROVALS_BADGE_POLL_MS = 5000;
+
+/**
+ * How often the approvals queries are re-read while the feed is connected: a safety net only (the feed
+ * tells of every change on every replica within milliseconds).
+ */
+export const APPROVALS_FEED_POLL_MS = 30_000;
+
+/** Whether this tab's approvals feed is open now (set by useApprovalFeed; read by the polls). */
+let feedOpen = false;
+
+/** The poll interval of an approvals query: `whenClosed` ms without the feed, APPROVALS_FEED_POLL_MS with it. */
+function pollInterval(whenClosed: number): number {
+  return feedOpen ? APPROVALS_FEED_POLL_MS : whenClosed;
+}
+
+/**
+ * Follows `GET /api/v1/approvals/events` for this tab (mount it once, in the signed-in shell): on each
+ * `change` every approvals query and every calls query are read again, so the badge and
+ * the approvals pages update live whichever replica the change landed on (issue 11 point 2); while it is
+ * open the polls slow to APPROVALS_FEED_POLL_MS, and when it fails they go back to their own pace. The
+ * browser's EventSource reconnects by itself (the server sends `retry: 2000`); each reconnect reads
+ * everything again, for what changed meanwhile. Returns whether the feed is open now.
+ */
+export function useApprovalFeed(enabled: boolean): "open" | "closed" {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<"open" | "closed">("closed");
+  useEffect(() => {
+    if (!enabled || typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/v1/approvals/events");
+    const refresh = () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.approvals.all });
+      // The calls too: the confirmation queue, and a call page whose call just got its second signature.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all });
+    };
+    source.addEventListener("ready", () => {
+      const reopened = feedOpen === false;
+      feedOpen = true;
+      setState("open");
+      if (reopened) refresh();
+    });
+    source.addEventListener("change", refresh);
+    source.addEventListener("error", () => {
+      feedOpen = false;
+      setState("closed");
+    });
+    return () => {
+      feedOpen = false;
+      setState("closed");
+      source.close();
+    };
+  }, [enabled, queryClient]);
+  return state;
+}
 
 /**
  * The approvals of one status, or of every status for `"all"` (`GET /api/v1/approvals?status=…` →
@@ -27,7 +81,7 @@ export function useApprovals(status: ApprovalStatus | "all", pollMs: number | fa
       fetchJson<{ approvals: Approval[] }>(withQuery("/api/v1/approvals", { status: status === "all" ? undefined : status }), { signal }).then(
         (body) => body.approvals,
       ),
-    refetchInterval: pollMs,
+    refetchInterval: pollMs === false ? false : () => pollInterval(pollMs),
   });
 }
 
@@ -41,7 +95,7 @@ export function usePendingApprovalCount() {
   const pending = useQuery({
     queryKey: queryKeys.approvals.badge(),
     queryFn: ({ signal }) => fetchJson<{ approvals: Approval[] }>("/api/v1/approvals?status=pending", { signal }).then((body) => body.approvals.length),
-    refetchInterval: APPROVALS_BADGE_POLL_MS,
+    refetchInterval: () => pollInterval(APPROVALS_BADGE_POLL_MS),
   });
   return pending.data;
 }
@@ -59,7 +113,7 @@ export function useCallApproval(callId: string, live: boolean) {
         (body) => body.approvals.find((approval) => approval.callId === callId) ?? null,
       ),
     // A cached answer may predate the last signature: keep re-reading while the approval is pending.
-    refetchInterval: (query) => (live || query.state.data?.status === "pending" ? APPROVALS_POLL_MS : false),
+    refetchInterval: (query) => (live || query.state.data?.status === "pending" ? pollInterval(APPROVALS_POLL_MS) : false),
   });
 }
 
@@ -72,7 +126,7 @@ export function useCallsAwaitingConfirmation() {
   return useQuery({
     queryKey: queryKeys.calls.list(filters),
     queryFn: ({ signal }) => fetchJson<{ calls: Call[] }>(withQuery("/api/v1/calls", filters), { signal }).then((body) => body.calls),
-    refetchInterval: APPROVALS_POLL_MS,
+    refetchInterval: () => pollInterval(APPROVALS_POLL_MS),
   });
 }
 

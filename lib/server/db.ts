@@ -158,13 +158,21 @@ export function postgresPool(): pg.Pool {
  * A PostgreSQL session of its own, outside the pool, on config().databaseUrl with the pool's settings
  * (not yet connected; the caller connects and ends it): the replicas' LISTEN session
  * (replica-bus.ts), which must stay open and must never be handed to a request. TCP keepalive is on,
- * so a server that vanished is noticed. Throws Error when the database is SQLite.
+ * so a server that vanished is noticed; `applicationName` names it in pg_stat_activity (an operator
+ * tells the console's LISTEN sessions from its pool's). Throws Error when the database is SQLite.
  */
-export function newPostgresSession(): pg.Client {
+export function newPostgresSession(applicationName: string): pg.Client {
   const url = config().databaseUrl;
   if (!isPostgresUrl(url)) throw new Error("the database is SQLite: there are no PostgreSQL sessions");
   const { Client } = requireAtRunTime("pg") as typeof import("pg");
-  return new Client({ connectionString: url, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000, options: SESSION_OPTIONS });
+  return new Client({
+    connectionString: url,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: SESSION_OPTIONS,
+    application_name: applicationName,
+  });
 }
 
 /** The open SQLite connection when there is one (no waiting), else null: the statements' fast path. */

@@ -16,7 +16,8 @@ import { databaseProvider, newPostgresSession, postgresPool } from "./db";
  * - `queued`: a call was queued (or a worker freed up): wake the workers' claim polls;
  * - `worker` `{workerId}`: wake that worker's polls (a cancel request for one of its calls);
  * - `rescan`: every live worker must rescan its skills;
- * - `reload`: a replica reloaded its loader: reload too, so every replica serves the same skills.
+ * - `reload`: a replica reloaded its loader: reload too, so every replica serves the same skills;
+ * - `approvals`: what waits for a person changed (approvals/approval-feed.ts): tell the approvals streams.
  */
 export type ReplicaMessage =
   | { kind: "events"; callId: string; seq: number }
@@ -24,12 +25,16 @@ export type ReplicaMessage =
   | { kind: "queued" }
   | { kind: "worker"; workerId: string }
   | { kind: "rescan" }
-  | { kind: "reload" };
+  | { kind: "reload" }
+  | { kind: "approvals" };
 
 type Kind = ReplicaMessage["kind"];
 type MessageOf<K extends Kind> = Extract<ReplicaMessage, { kind: K }>;
 type Handler<K extends Kind> = (message: MessageOf<K>) => void | Promise<void>;
 type AnyHandler = (message: ReplicaMessage) => void | Promise<void>;
+
+/** The application_name of each replica's LISTEN session (pg_stat_activity shows it). */
+export const LISTEN_APPLICATION_NAME = "skill-console replica bus";
 
 /** The NOTIFY channel every replica LISTENs on. */
 export const REPLICA_CHANNEL = "skill_console";
@@ -189,7 +194,7 @@ export async function startReplicaBus(waitMs = 5_000): Promise<void> {
   bus.listener = listener;
   const connect = async (): Promise<void> => {
     if (listener.stopped) return;
-    const client = newPostgresSession();
+    const client = newPostgresSession(LISTEN_APPLICATION_NAME);
     listener.client = client;
     let failed = false;
     const fail = (error: Error | null) => {

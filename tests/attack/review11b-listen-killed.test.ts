@@ -1,11 +1,13 @@
 /**
  * Attack (issue 11): the LISTEN session of every replica is ended by the server
  * (`pg_terminate_backend`, what an operator's idle-session reaper or a failover does). Each replica
- * must open it again and hear the others: a call run by A's worker still streams live on B.
+ * must open it again and hear the others: a call run by A's worker still streams live on B; and
+ * what was announced while it was down (a loader reload) is caught up once it listens again.
  */
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LISTEN_APPLICATION_NAME } from "@/lib/server/replica-bus";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { callReplica, followEventStream, signInAt, startReplica, startWorkerProcess, type TestProcess, type TestReplica } from "../helpers/replicas";
 import { onPostgres, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
@@ -21,7 +23,8 @@ async function listenSessions(): Promise<number[]> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+    // By name: a LISTEN session also sends its replica's NOTIFYs, so its last query is not always LISTEN.
+    const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, [LISTEN_APPLICATION_NAME]);
     return rows.map((row) => row.pid);
   } finally {
     await client.end();
@@ -74,5 +77,17 @@ describe.skipIf(!onPostgres())("LISTEN sessions ended by the server", () => {
     console.log(`B: ${lines.length} lines, ${live} of them ≥ 1.5 s before the end`);
     expect(after.length).toBeGreaterThanOrEqual(2);
     expect(live).toBeGreaterThanOrEqual(9);
+  });
+
+  it("catch up on a reload announced while they were down: B scans again once it listens again", { timeout: 60_000 }, async () => {
+    const [a, b] = replicas as [TestReplica, TestReplica];
+    writeSkill(testConsole.root, "fresh", { name: "fresh" }, "echo '{\"fresh\": true}'");
+    expect((await callReplica(b.url, "GET", "/api/v1/skills/fresh", admin)).status).toBe(404);
+    // A's reload is announced (through its pool) within the quarter second before B opens its session again.
+    await terminate(await listenSessions());
+    expect((await callReplica(a.url, "POST", "/api/v1/loader/reload", admin)).status).toBe(200);
+    expect((await callReplica(a.url, "GET", "/api/v1/skills/fresh", admin)).status).toBe(200);
+    // B has no reload of its own on a timer: only its catch-up after reconnecting can bring the skill.
+    await expect.poll(async () => (await callReplica(b.url, "GET", "/api/v1/skills/fresh", admin)).status, { timeout: 15_000, interval: 200 }).toBe(200);
   });
 });

@@ -4,7 +4,8 @@
  * start-ups race: first admin, default persona, first scan), one worker process long-polling the third.
  * A session made on A works on B; a call requested on A is claimed at once by the worker on C (the
  * wake-up crosses replicas) and streams its stderr live over SSE from B; two approvers signing at once
- * on A and B start the call exactly once; a reload on A is seen by B.
+ * on A and B start the call exactly once; an approvals stream on B tells of a request filed on C and
+ * its signature on A; a reload on A is seen by B.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -157,6 +158,43 @@ describe.skipIf(!onPostgres())("three console replicas on one PostgreSQL databas
     // Give a second start every chance to show, then count the runs.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(runsOf("wiper")).toHaveLength(rounds);
+  });
+
+  it("tell an approvals stream on B of a request filed on C, a signature on A and a denial on C (the feed crosses replicas)", { timeout: 60_000 }, async () => {
+    const [a, b, c] = replicas as [TestReplica, TestReplica, TestReplica];
+    const requester = await person("approver", "feed-requester", a, c);
+    const signer = await person("approver", "feed-signer", a, a);
+    const controller = new AbortController();
+    const response = await fetch(`${b.url}/api/v1/approvals/events`, { headers: admin, signal: controller.signal });
+    expect(response.status).toBe(200);
+    const events: Array<{ event: string; at: number }> = [];
+    const following = followEventStream(response, (event, receivedAt) => events.push({ event: event.event, at: receivedAt })).catch(() => undefined);
+    try {
+      await expect.poll(() => events.map((entry) => entry.event)).toEqual(["ready"]);
+      // Each step waits for its own change: B has no poll of its own, only the bus can bring it.
+      const step = async (label: string, act: () => Promise<void>) => {
+        const before = events.length;
+        const sentAt = Date.now();
+        await act();
+        await expect.poll(() => events.length, { timeout: 5_000, interval: 10 }).toBe(before + 1);
+        expect(events[before]!.event).toBe("change");
+        console.log(`approvals feed: ${label} → change on B after ${events[before]!.at - sentAt} ms`);
+      };
+      let approvalId = "";
+      await step("request on C", async () => {
+        const { call } = await json<{ call: Call }>(await callReplica(c.url, "POST", "/api/v1/skills/wiper/calls", requester.headers, { args: {}, persona: "dual", wait: false }), 202);
+        const pending = await json<{ approvals: Approval[] }>(await callReplica(c.url, "GET", "/api/v1/approvals?status=pending", admin), 200);
+        approvalId = pending.approvals.find((entry) => entry.callId === call.id)!.id;
+      });
+      await step("signature on A", async () => void (await json(await callReplica(a.url, "POST", `/api/v1/approvals/${approvalId}/sign`, signer.headers), 200)));
+      await step("denial on C", async () => void (await json(await callReplica(c.url, "POST", `/api/v1/approvals/${approvalId}/deny`, admin, { reason: "not from this test" }), 200)));
+      // Nothing else arrives: one change per step.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(events.map((entry) => entry.event)).toEqual(["ready", "change", "change", "change"]);
+    } finally {
+      controller.abort();
+      await following;
+    }
   });
 
   it("see on B a skill that a reload on A found", { timeout: 60_000 }, async () => {

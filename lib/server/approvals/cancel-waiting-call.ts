@@ -2,6 +2,7 @@ import type { Identity } from "@/lib/types/identity";
 import { transitionCall } from "../calls/call-transitions";
 import { modelTransaction } from "../db-transactions";
 import { auditActor } from "./audit-actor";
+import { approvalsChanged } from "./approval-feed";
 
 /**
  * Cancels a call that waits for a person (`awaiting_confirmation` or `awaiting_approval`) through
@@ -12,10 +13,10 @@ import { auditActor } from "./audit-actor";
  */
 export async function cancelWaitingCall(callId: string, identity: Identity): Promise<boolean> {
   const who = auditActor(identity);
-  return modelTransaction(async (tx) => {
+  const cancelled = await modelTransaction(async (tx) => {
     const now = new Date();
     const approval = await tx.approval.findUnique({ where: { callId }, select: { id: true } });
-    const cancelled = await transitionCall(
+    const ended = await transitionCall(
       {
         callId,
         from: ["awaiting_confirmation", "awaiting_approval"],
@@ -25,10 +26,12 @@ export async function cancelWaitingCall(callId: string, identity: Identity): Pro
       },
       tx,
     );
-    if (!cancelled) return false;
+    if (!ended) return false;
     if (approval) {
       await tx.approval.updateMany({ where: { id: approval.id, status: "pending" }, data: { status: "denied", reason: `cancelled by ${who}`, decidedBy: identity.email, decidedAt: now } });
     }
     return true;
   });
+  if (cancelled) approvalsChanged();
+  return cancelled;
 }

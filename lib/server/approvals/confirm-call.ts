@@ -14,6 +14,7 @@ import { refuseUnknownFields } from "../http/known-fields";
 import { digestMismatch } from "../skills/plan-on-console";
 import { getRegistry } from "../skills/registry";
 import { requirePerson } from "./audit-actor";
+import { approvalsChanged } from "./approval-feed";
 import { expireConfirmation } from "./expire-approvals";
 import { currentPolicyRefusal, denyByCurrentPolicy } from "./policy-refusal";
 import { markAboutExisting } from "../audit/refused-attempts";
@@ -86,6 +87,7 @@ export async function confirmCall(callId: string, identity: Identity, wait: bool
     throw new AppError("conflict", `call ${callId} is ${current.status}, not awaiting confirmation`);
   }
   announceQueued();
+  approvalsChanged();
   if (!wait) return { call: toCall(confirmed), finished: false };
   const ended = await waitForCallEnd(callId, signal);
   return ended ? { call: ended, finished: true } : { call: toCall(confirmed), finished: false };

@@ -11,6 +11,7 @@ import { expireApproval } from "./expire-approvals";
 import { getApproval } from "./read-approvals";
 import { modelTransaction } from "../db-transactions";
 import { markAboutExisting } from "../audit/refused-attempts";
+import { approvalsChanged } from "./approval-feed";
 
 /** Longest reason a denial may give, in characters. */
 export const MAX_DENY_REASON_LENGTH = 500;
@@ -57,6 +58,7 @@ export async function denyApproval(approvalId: string, identity: Identity, reaso
     await recordAudit({ action: "approval.denied", actor: identity.email, actorId: identity.userId, callId: row.callId, approvalId, skill: row.call.skill, digest: row.digest, details: { reason } }, tx);
     return true;
   });
+  if (denied) approvalsChanged();
   if (!denied) {
     const current = await db().approval.findUniqueOrThrow({ where: { id: approvalId }, select: { status: true } });
     throw new AppError("conflict", `approval ${approvalId} is ${current.status}, not pending`);

@@ -3,6 +3,7 @@ import { transitionCall } from "../calls/call-transitions";
 import { db } from "../db";
 import { modelTransaction } from "../db-transactions";
 import { config } from "../env";
+import { approvalsChanged } from "./approval-feed";
 
 /**
  * Expires one pending approval past its `expiresAt` (DESIGN.md: a pending approval expires after a
@@ -10,18 +11,20 @@ import { config } from "../env";
  * `approval.expired` audit entry, in one transaction. Returns true when this request expired it.
  */
 export async function expireApproval(approvalId: string, now = new Date()): Promise<boolean> {
-  return modelTransaction(async (tx) => {
+  const expired = await modelTransaction(async (tx) => {
     const reason = `no two signatures within ${config().approvalTtlSeconds} s (APPROVAL_TTL_SECONDS)`;
-    const expired = await tx.approval.updateMany({
+    const due = await tx.approval.updateMany({
       where: { id: approvalId, status: "pending", expiresAt: { lte: now } },
       data: { status: "expired", reason, decidedBy: "system", decidedAt: now },
     });
-    if (expired.count !== 1) return false;
+    if (due.count !== 1) return false;
     const approval = await tx.approval.findUniqueOrThrow({ where: { id: approvalId }, include: { call: { select: { skill: true } } } });
     await transitionCall({ callId: approval.callId, from: "awaiting_approval", to: "expired", changes: { error: `approval expired: ${reason}`, endedAt: now }, audit: null }, tx);
     await recordAudit({ action: "approval.expired", actor: "system", callId: approval.callId, approvalId, skill: approval.call.skill, digest: approval.digest, details: { expiresAt: approval.expiresAt.toISOString() } }, tx);
     return true;
   });
+  if (expired) approvalsChanged();
+  return expired;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function expireConfirmation(callId: string, now = new Date()): Prom
     changes: { error: `not confirmed within ${ttlSeconds} s (APPROVAL_TTL_SECONDS)`, endedAt: now },
     audit: { action: "call.expired", actor: "system", callId, details: { awaited: "confirmation" } },
   });
+  if (row) approvalsChanged();
   return row !== null;
 }
 

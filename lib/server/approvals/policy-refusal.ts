@@ -6,6 +6,7 @@ import { decideCall } from "../policy/decide";
 import { findPersona } from "../personas/persona-store";
 import type { RegisteredSkill } from "../skills/registered-skill";
 import { modelTransaction } from "../db-transactions";
+import { approvalsChanged } from "./approval-feed";
 
 /**
  * Why the policy in force now denies a waiting call (DESIGN.md "Policy"): the call was allowed by its
@@ -44,7 +45,7 @@ export async function currentPolicyRefusal(
  * `approval.denied`, actor `system`, with who noticed). Returns true when this request ended it.
  */
 export async function denyByCurrentPolicy(callId: string, reason: string, noticedBy: string): Promise<boolean> {
-  return modelTransaction(async (tx) => {
+  const denied = await modelTransaction(async (tx) => {
     const now = new Date();
     const approval = await tx.approval.findUnique({ where: { callId }, select: { id: true } });
     const ended = await transitionCall(
@@ -63,4 +64,6 @@ export async function denyByCurrentPolicy(callId: string, reason: string, notice
     }
     return true;
   });
+  if (denied) approvalsChanged();
+  return denied;
 }

@@ -16,6 +16,7 @@ import { getApproval } from "./read-approvals";
 import { COUNTING_SIGNATURES, signRefusal } from "./signature-rules";
 import { modelTransaction } from "../db-transactions";
 import { voidApproval } from "./void-approval";
+import { approvalsChanged } from "./approval-feed";
 
 type SignOutcome = "not_pending" | "already_signed" | "not_signer" | "signed" | "start";
 
@@ -100,5 +101,6 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     throw new AppError("conflict", late?.message ?? `approval ${approvalId} is ${current.status}, not pending`);
   }
   if (outcome === "start") announceQueued();
+  if (outcome === "start" || outcome === "signed") approvalsChanged();
   return getApproval(approvalId);
 }

@@ -6,6 +6,7 @@ import { storePayload } from "../calls/call-payloads";
 import { insertCall, type NewCallRow } from "../calls/call-transitions";
 import { config } from "../env";
 import type { CallPlan } from "../skills/call-plan";
+import { approvalsChanged } from "./approval-feed";
 
 /**
  * Stores a dangerous call that waits for two approvers (DESIGN.md "Dual-sign rules"): the call
@@ -20,7 +21,7 @@ export async function requestApproval(call: NewCallRow & { id: string; requested
   const expiresAt = new Date(Date.now() + config().approvalTtlSeconds * 1000);
   // A long digest input (it holds the args) is stored in parts, not in the row each signature updates.
   const digestInput = await storePayload(call.id, "digestInput", plan.call.text);
-  return insertCall(
+  const row = await insertCall(
     call,
     "awaiting_approval",
     [
@@ -44,4 +45,6 @@ export async function requestApproval(call: NewCallRow & { id: string; requested
       });
     },
   );
+  approvalsChanged();
+  return row;
 }

@@ -2,6 +2,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { transitionCall } from "../calls/call-transitions";
 import type { SqlRunner } from "../db-statements";
 import { modelTransaction } from "../db-transactions";
+import { approvalsChanged } from "./approval-feed";
 
 /**
  * Voids an approval for good because what its call would run no longer matches the frozen digest
@@ -12,7 +13,7 @@ import { modelTransaction } from "../db-transactions";
  * change, false when the approval had already left `from`.
  */
 export async function voidApproval(approvalId: string, reason: string, from: "pending" | "approved"): Promise<boolean> {
-  return modelTransaction(async (tx) => {
+  const changed = await modelTransaction(async (tx) => {
     const now = new Date();
     const voided = await tx.approval.updateMany({ where: { id: approvalId, status: from }, data: { status: "void", reason, decidedBy: "system", decidedAt: now } });
     if (voided.count !== 1) return false;
@@ -26,6 +27,8 @@ export async function voidApproval(approvalId: string, reason: string, from: "pe
     );
     return true;
   });
+  if (changed) approvalsChanged();
+  return changed;
 }
 
 /**
@@ -33,7 +36,8 @@ export async function voidApproval(approvalId: string, reason: string, from: "pe
  * (DESIGN.md: checked just before spawning): voids the call's `approved` approval, if it has one, in
  * `tx` — the transaction that ends the call `expired`, so no reader (on any replica) ever sees the
  * call ended while its approval still says approved. Writes `approval.void` (actor `system`) with it.
- * Returns the approval's id, or null when the call had none (a confirmed or directly run call).
+ * Returns the approval's id, or null when the call had none (a confirmed or directly run call); the
+ * caller calls approvalsChanged() once `tx` is committed.
  */
 export async function voidApprovalOfCall(tx: SqlRunner, callId: string, reason: string): Promise<string | null> {
   const now = new Date();

@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { SIGNING_ROLES } from "../approvals/signature-rules";
 import { consoleAuth } from "./better-auth";
 import { modelTransaction } from "../db-transactions";
+import { approvalsChanged } from "../approvals/approval-feed";
 
 /** Better Auth's provider id for email + password credentials. */
 const CREDENTIAL_PROVIDER = "credential";
@@ -81,7 +82,9 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
   // The write comes first and the count after it, in one transaction: on SQLite the write takes the
   // database's write lock, so two admins demoting each other at once (in one console or two) are
   // serialised and the second sees the first's demotion — a count read before writing would let both pass.
+  let signaturesVoided = false;
   const updated = await modelTransaction(async (tx) => {
+    signaturesVoided = false;
     const changed = await tx.user.update({ where: { id: userId }, data: { role } });
     // Counted whatever role was read before the transaction: that read may be stale (a promotion to
     // admin committed meanwhile), and a demotion that skipped the count left no admin.
@@ -94,10 +97,12 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
       if (pending.length > 0) {
         await tx.approvalSignature.updateMany({ where: { id: { in: pending.map((signature) => signature.id) } }, data: { voidedAt: new Date(), voidReason: reason } });
         await recordAudit({ action: "approval.signatures_voided", actor: actor.email, actorId: actor.userId, details: { email: user.email, reason, approvals: pending.map((signature) => signature.approvalId) } }, tx);
+        signaturesVoided = true;
       }
     }
     return changed;
   });
+  if (signaturesVoided) approvalsChanged();
   await recordAudit({ action: "user.role_changed", actor: actor.email, actorId: actor.userId, details: { email: user.email, from: user.role, to: role } });
   return toConsoleUser(updated);
 }

@@ -17,6 +17,7 @@ import { authorizeCall, resolveCallPersona } from "../policy/guard";
 import { noteDigest } from "../skills/console-digests";
 import { planOnConsole } from "../skills/plan-on-console";
 import { getRegistry } from "../skills/registry";
+import { approvalsChanged } from "../approvals/approval-feed";
 
 /** Input of requestCall: the parsed body of `POST /api/v1/skills/{name}/calls` and who sent it. */
 export interface CallRequestInput {
@@ -90,7 +91,11 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
   // that then stored no call.
   try {
     row.args = await storePayload(id, "args", argsJson);
-    if (decision.outcome === "confirm") return { call: toCall(await insertCall(row, "awaiting_confirmation", [requested])), finished: false };
+    if (decision.outcome === "confirm") {
+      const waiting = await insertCall(row, "awaiting_confirmation", [requested]);
+      approvalsChanged();
+      return { call: toCall(waiting), finished: false };
+    }
     if (decision.outcome === "dual_sign") return { call: toCall(await requestApproval({ ...row, requesterId: identity.userId }, plan, requested)), finished: false };
     await reserveQueueRoom(id, argsJson, 8 * config().argsLimitBytes);
     try {

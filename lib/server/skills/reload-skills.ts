@@ -1,5 +1,5 @@
 import type { LoaderReport } from "@/lib/types/skill";
-import { announce, onReplicaMessage } from "../replica-bus";
+import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 import { failStaleQueuedCalls } from "../requests/fail-stale-queued-calls";
 import { requestWorkerRescans } from "../workers/claim-calls";
 import { reloadRegistry } from "./registry";
@@ -22,10 +22,16 @@ export async function reloadSkills(): Promise<LoaderReport> {
 /**
  * Makes this replica follow the others' reloads (called once at start-up): on `reload` it scans its
  * own roots (the replica that reloaded already failed the stale queued calls and asked for rescans).
+ * After its LISTEN session was down (a PostgreSQL restart, a dropped connection) it scans them once
+ * too: a reload announced meanwhile was not heard, and nothing else would bring it.
  */
 export function followReplicaReloads(): void {
   onReplicaMessage("reload", async () => {
     const report = await reloadRegistry();
     console.log(`loader: reloaded after another replica did (${report.count} skills)`);
+  });
+  onReplicaCatchUp("reload", async () => {
+    const report = await reloadRegistry();
+    console.log(`loader: reloaded after the replica bus was down, for a reload it may have missed (${report.count} skills)`);
   });
 }

@@ -9,7 +9,7 @@ import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
-import { announce, onReplicaMessage } from "../replica-bus";
+import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 import { parseLabels } from "./worker-tokens";
 
 /** Longest a claim poll is held open, in ms: under a third of the lease, so a poll never outlives a renewal period. */
@@ -40,6 +40,9 @@ export async function requestWorkerRescans(): Promise<void> {
 }
 
 onReplicaMessage("rescan", () => markRescans());
+// A rescan announced while this replica's LISTEN session was down was not heard: the workers that poll
+// here would keep reporting their old digests. Ask them all once (a needless rescan costs only time).
+onReplicaCatchUp("rescan", () => markRescans());
 
 interface Candidate {
   id: string;

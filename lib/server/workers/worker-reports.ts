@@ -3,6 +3,7 @@ import { checkJsonObjectText, ValidationBusyError } from "@/lib/validation/args-
 import type { Call as CallRow, Worker as WorkerRow } from "@prisma/client";
 import type { Call, CallEvent } from "@/lib/types/call";
 import type { EventsReport, FinishReport, SpawnReport } from "@/lib/types/worker";
+import { approvalsChanged } from "../approvals/approval-feed";
 import { voidApprovalOfCall } from "../approvals/void-approval";
 import { publishEnd, publishEvents } from "../calls/call-bus";
 import { storeEvents } from "../calls/call-events";
@@ -216,5 +217,6 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
   publishEvents(callId, stored);
   const call = toCall(row);
   publishEnd(callId, call);
+  if (report.digestMismatch !== undefined) approvalsChanged();
   return call;
 }

@@ -1,5 +1,6 @@
 import { openCallEventStream } from "@/lib/server/calls/call-event-stream";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { eventStreamResponse } from "@/lib/server/http/event-stream-response";
 
 export const dynamic = "force-dynamic";
 
@@ -16,12 +17,5 @@ export const GET = apiRoute(async (request: Request, context: { params: Promise<
   // A person's tokens count with them: an operator can make tokens at will (17 tokens held all 256).
   const holder = `person:${identity.userId}`;
   const stream = await openCallEventStream(id, afterSeq, request.signal, holder);
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStreamResponse(stream);
 });
