@@ -8,12 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as approvalsRoute from "@/app/api/v1/approvals/route";
 import * as callsRoute from "@/app/api/v1/calls/route";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
+import * as eventsRoute from "@/app/api/v1/calls/[id]/events/route";
 import { dropOrphanPayloads } from "@/lib/server/calls/call-payloads";
 import { db } from "@/lib/server/db";
 import type { Approval } from "@/lib/types/approval";
 import type { Call } from "@/lib/types/call";
 import { createPersonaRow, requestCall, requestWaitingCall, sign } from "./approvals-fixtures";
-import { invoke } from "../helpers/route-client";
+import { invoke, readEvents } from "../helpers/route-client";
 import { createPerson } from "../helpers/test-people";
 import { setUpTestConsole, writeSkill } from "../helpers/test-console";
 
@@ -102,5 +103,21 @@ describe("args in parts", () => {
     await db().callPayload.create({ data: { callId: "no-such-call", kind: "args", part: 0, text: "{}" } });
     expect(await dropOrphanPayloads()).toBe(1);
     expect(await db().callPayload.count({ where: { callId: "no-such-call" } })).toBe(0);
+  });
+});
+
+describe("GET /api/v1/calls/{id}/events", () => {
+  it("ends the stream of a call whose args are stored in parts with its end event, args whole (PostgreSQL read them synchronously and failed)", async () => {
+    const large = (await (await requestCall("echo", { args: { s: BIG } })).json()) as { call: Call };
+    expect(large.call.status).toBe("succeeded");
+    const stream = await invoke(eventsRoute.GET, `/api/v1/calls/${large.call.id}/events`, { params: { id: large.call.id } });
+    expect(stream.status).toBe(200);
+    const events = readEvents(stream);
+    let event = await events.next();
+    while (event && event.event !== "end") event = await events.next();
+    expect(event?.event).toBe("end");
+    const { call } = JSON.parse(event!.data) as { call: Call };
+    expect(call).toMatchObject({ id: large.call.id, status: "succeeded", args: { s: BIG }, result: { s: BIG } });
+    expect(await events.next()).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { stringifyJson } from "../http/stored-json";
+import { defineStoredJson, storedTextOf, stringifyJson } from "../http/stored-json";
+import { IN_PARTS, payloadText } from "./call-payloads";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
 import { AppError } from "../errors";
@@ -72,6 +73,16 @@ export function formatEndEvent(call: Call): string {
 }
 
 /**
+ * Reads `call`'s args into it when they are stored in parts (over INLINE_PAYLOAD_MAX_LENGTH): the end
+ * event serialises them synchronously, which PostgreSQL cannot do for parts (the stream failed without
+ * its end event on PostgreSQL for such a call). A no-op for args kept in the row.
+ */
+async function readArgsWhole(call: Call): Promise<void> {
+  if (typeof storedTextOf(call, "args") !== "object") return;
+  defineStoredJson(call, "args", await payloadText(call.id, "args", IN_PARTS), {});
+}
+
+/**
  * Opens the server-sent event stream of a call's timeline (DESIGN.md `GET /api/v1/calls/{id}/events`,
  * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
  * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
@@ -124,8 +135,10 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         controller.close();
       };
       const end = (call: Call) => {
-        send(formatEndEvent(call));
-        close();
+        void readArgsWhole(call).then(
+          () => send(formatEndEvent(call)),
+          (error: unknown) => console.error(`event stream of call ${id}: reading its args for the end event failed:`, error),
+        ).finally(close);
       };
       cleanup = () => {
         closed = true;
