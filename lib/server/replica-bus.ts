@@ -17,7 +17,9 @@ import { databaseProvider, newPostgresSession, postgresPool } from "./db";
  * - `worker` `{workerId}`: wake that worker's polls (a cancel request for one of its calls);
  * - `rescan`: every live worker must rescan its skills;
  * - `reload`: a replica reloaded its loader: reload too, so every replica serves the same skills;
- * - `approvals`: what waits for a person changed (approvals/approval-feed.ts): tell the approvals streams.
+ * - `approvals`: what waits for a person changed (approvals/approval-feed.ts): tell the approvals streams;
+ * - `access` `{userId}`: that person signed out, lost a token or changed role (auth/access-changes.ts):
+ *   their open event streams identify them again.
  */
 export type ReplicaMessage =
   | { kind: "events"; callId: string; seq: number }
@@ -26,7 +28,8 @@ export type ReplicaMessage =
   | { kind: "worker"; workerId: string }
   | { kind: "rescan" }
   | { kind: "reload" }
-  | { kind: "approvals" };
+  | { kind: "approvals" }
+  | { kind: "access"; userId: string };
 
 type Kind = ReplicaMessage["kind"];
 type MessageOf<K extends Kind> = Extract<ReplicaMessage, { kind: K }>;
@@ -103,7 +106,7 @@ export function announce(message: ReplicaMessage): void {
 function coalesce(outbox: readonly ReplicaMessage[]): ReplicaMessage[] {
   const byKey = new Map<string, ReplicaMessage>();
   for (const message of outbox) {
-    const key = message.kind === "events" || message.kind === "end" ? `${message.kind}:${message.callId}` : message.kind === "worker" ? `worker:${message.workerId}` : message.kind;
+    const key = message.kind === "events" || message.kind === "end" ? `${message.kind}:${message.callId}` : message.kind === "worker" ? `worker:${message.workerId}` : message.kind === "access" ? `access:${message.userId}` : message.kind;
     const seen = byKey.get(key);
     if (seen?.kind === "events" && message.kind === "events" && seen.seq >= message.seq) continue;
     // Deleted first, so a call's `end` stays after its `events` in the order they were announced.

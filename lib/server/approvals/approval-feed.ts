@@ -1,4 +1,4 @@
-import { AppError } from "../errors";
+import { openEventStream, type EventStreamOptions, type StreamLimits } from "../http/event-streams";
 import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 
 /**
@@ -12,18 +12,15 @@ import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 
 type Listener = () => void;
 
-/** Interval of `: ping` comments that keep proxies from closing an idle stream, in ms. */
-const HEARTBEAT_MS = 15_000;
 /** Most approvals streams open at once on this replica (one per open browser tab, typically). */
 export const APPROVAL_STREAMS_MAX = 512;
 /** Most approvals streams one person may hold open at once (their API tokens' included). */
 export const APPROVAL_STREAMS_PER_HOLDER_MAX = 16;
+/** The approvals streams' limits. */
+export const APPROVAL_STREAM_LIMITS: StreamLimits = { name: "approvals", perHolder: APPROVAL_STREAMS_PER_HOLDER_MAX, total: APPROVAL_STREAMS_MAX };
 
 const FEED_KEY = Symbol.for("skill-console.approval-feed");
-const feed = ((globalThis as Record<symbol, unknown>)[FEED_KEY] ??= { listeners: new Set<Listener>(), byHolder: new Map<string, number>() }) as {
-  listeners: Set<Listener>;
-  byHolder: Map<string, number>;
-};
+const feed = ((globalThis as Record<symbol, unknown>)[FEED_KEY] ??= { listeners: new Set<Listener>() }) as { listeners: Set<Listener> };
 
 function tellListeners(): void {
   for (const listener of [...feed.listeners]) {
@@ -55,64 +52,28 @@ onReplicaMessage("approvals", () => tellListeners());
 onReplicaCatchUp("approvals", () => tellListeners());
 
 /**
- * Opens one approvals stream for `holder` (a person's key): `text/event-stream` bytes of `retry: 2000`,
- * an `event: ready` at once, an `event: change` (data `{}`) on each change (several changes within one
- * event-loop turn send one), and a `: ping` comment every HEARTBEAT_MS, until `signal` aborts. Throws
- * AppError `rate_limited` (429) past APPROVAL_STREAMS_PER_HOLDER_MAX streams of that holder and
- * `unavailable` (503) past APPROVAL_STREAMS_MAX on this replica.
+ * Opens one approvals stream for `reader`: `text/event-stream` bytes of `retry: 2000`, an `event: ready`
+ * at once, an `event: change` (data `{}`) on each change (several changes within one event-loop turn
+ * send one), held under APPROVAL_STREAM_LIMITS and ended as openEventStream says (client gone, not
+ * reading, no longer allowed). Throws AppError `rate_limited` (429) past APPROVAL_STREAMS_PER_HOLDER_MAX
+ * streams of that holder and `unavailable` (503) past APPROVAL_STREAMS_MAX on this replica.
  */
-export function openApprovalsStream(holder: string, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const held = feed.byHolder.get(holder) ?? 0;
-  if (held >= APPROVAL_STREAMS_PER_HOLDER_MAX) {
-    throw new AppError("rate_limited", `at most ${APPROVAL_STREAMS_PER_HOLDER_MAX} approvals streams may be open at once per person (their API tokens included); close one first`, { retryAfterSeconds: 5 });
-  }
-  const total = [...feed.byHolder.values()].reduce((sum, n) => sum + n, 0);
-  if (total >= APPROVAL_STREAMS_MAX) throw new AppError("unavailable", `the console has ${APPROVAL_STREAMS_MAX} approvals streams open, its most; retry shortly`, { retryAfterSeconds: 5 });
-  feed.byHolder.set(holder, held + 1);
-  const encoder = new TextEncoder();
-  let close = () => undefined as void;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
+export function openApprovalsStream(reader: Pick<EventStreamOptions, "signal" | "holder" | "stillAllowed">): ReadableStream<Uint8Array> {
+  return openEventStream({
+    ...reader,
+    limits: APPROVAL_STREAM_LIMITS,
+    start(sink) {
       let pending = false;
-      const send = (text: string) => {
-        if (closed) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          close();
-        }
-      };
       const unsubscribe = onApprovalsChanged(() => {
         if (pending) return;
         pending = true;
         setImmediate(() => {
           pending = false;
-          send("event: change\ndata: {}\n\n");
+          sink.send("event: change\ndata: {}\n\n");
         });
       });
-      const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
-      heartbeat.unref();
-      close = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        const left = (feed.byHolder.get(holder) ?? 1) - 1;
-        if (left <= 0) feed.byHolder.delete(holder);
-        else feed.byHolder.set(holder, left);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client's going away
-        }
-      };
-      if (signal.aborted) return close();
-      signal.addEventListener("abort", () => close(), { once: true });
-      send("retry: 2000\nevent: ready\ndata: {}\n\n");
-    },
-    cancel() {
-      close();
+      sink.send("retry: 2000\nevent: ready\ndata: {}\n\n");
+      return unsubscribe;
     },
   });
 }

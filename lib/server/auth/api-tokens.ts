@@ -6,6 +6,7 @@ import { statements } from "../db-statements";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit/audit-trail";
 import { findPersona } from "../personas/persona-store";
+import { accessChanged } from "./access-changes";
 
 /** Every token starts with this, so a leaked one is recognisable by secret scanners. */
 export const TOKEN_PREFIX = "skc_";
@@ -64,7 +65,7 @@ export async function listApiTokens(identity: Identity): Promise<ApiTokenInfo[]>
 
 /**
  * Revokes a token (`DELETE /api/v1/tokens/{id}`): its owner or an admin. The next request with it
- * answers 401. Returns the revoked token; throws `not_found` (also for someone else's token, so ids
+ * answers 401, and the event streams opened with it end at once. Returns the revoked token; throws `not_found` (also for someone else's token, so ids
  * are not confirmed to non-owners).
  */
 export async function revokeApiToken(identity: Identity, tokenId: string): Promise<ApiTokenInfo> {
@@ -78,6 +79,8 @@ export async function revokeApiToken(identity: Identity, tokenId: string): Promi
     include: { owner: { select: { email: true } } },
   });
   if (!row.revokedAt) await recordAudit({ action: "token.revoked", actor: identity.email, actorId: identity.userId, details: { tokenId, name: row.name } });
+  // The token's open event streams end now.
+  accessChanged(row.ownerId);
   return toInfo(updated);
 }
 

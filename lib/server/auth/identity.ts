@@ -1,4 +1,4 @@
-import { isRole, type Identity } from "@/lib/types/identity";
+import { isRole, roleAtLeast, type Identity, type Role } from "@/lib/types/identity";
 import { AppError } from "../errors";
 import { identifyToken } from "./api-tokens";
 import { consoleAuth } from "./better-auth";
@@ -37,4 +37,21 @@ export async function identify(request: Request): Promise<Identity | null> {
     via: "session",
     token: null,
   };
+}
+
+/**
+ * Whether `request`'s credentials still name `identity`'s person with at least the `minimum` role,
+ * identified afresh (identify()): false once the session ended, the token was revoked, or the person
+ * was demoted below `minimum` (a long-lived event stream re-checks with it; lib/server/http/event-streams.ts).
+ * Throws what identify() throws but `unauthenticated` (which answers false), e.g. AppError `unavailable`.
+ */
+export async function identityHolds(request: Request, identity: Identity, minimum: Role): Promise<boolean> {
+  let now: Identity | null;
+  try {
+    now = await identify(request);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "unauthenticated") return false;
+    throw error;
+  }
+  return now !== null && now.userId === identity.userId && roleAtLeast(now.role, minimum);
 }

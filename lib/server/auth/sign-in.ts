@@ -5,6 +5,7 @@ import { consoleAuth } from "./better-auth";
 import { reserveLoginAttempt } from "./login-limit";
 import { normaliseEmail } from "./users";
 import { recordAudit } from "../audit/audit-trail";
+import { accessChanged } from "./access-changes";
 
 /** The answer of a successful sign-in: the person, and the Set-Cookie headers of their new session. */
 export interface SignInResult {
@@ -57,10 +58,13 @@ export async function signIn(input: { email: unknown; password: unknown }, addre
  * rather than telling the person they are signed out.
  */
 export async function signOut(headers: Headers): Promise<string[]> {
+  const before = await consoleAuth().api.getSession({ headers });
   const response = await consoleAuth().api.signOut({ headers, asResponse: true });
   const cleared = response.headers.getSetCookie();
   if (await consoleAuth().api.getSession({ headers })) {
     throw new AppError("unavailable", `the session could not be ended (is the database busy?); you are still signed in; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
   }
+  // The session's open event streams end now, not at their next heartbeat.
+  if (before) accessChanged(before.user.id);
   return cleared;
 }

@@ -9,6 +9,7 @@ import { SIGNING_ROLES } from "../approvals/signature-rules";
 import { consoleAuth } from "./better-auth";
 import { modelTransaction } from "../db-transactions";
 import { approvalsChanged } from "../approvals/approval-feed";
+import { accessChanged } from "./access-changes";
 
 /** Better Auth's provider id for email + password credentials. */
 const CREDENTIAL_PROVIDER = "credential";
@@ -69,7 +70,7 @@ export async function listUsers(): Promise<ConsoleUser[]> {
 
 /**
  * Changes a person's role (`PATCH /api/v1/users/{id}`, admin only). Takes effect on their next
- * request (sessions read the role from the database). A demotion below approver voids, in the same
+ * request (sessions read the role from the database) and at once on their open event streams. A demotion below approver voids, in the same
  * transaction and for good, their signatures on pending approvals (issue 10 point 4: a signature counts
  * only while its signer held approver+ continuously since signing; a re-promotion does not bring them
  * back), with an `approval.signatures_voided` audit entry. Refuses (409) to demote the last admin.
@@ -103,6 +104,8 @@ export async function setUserRole(userId: string, role: unknown, actor: { email:
     return changed;
   });
   if (signaturesVoided) approvalsChanged();
+  // Their open event streams are checked against the new role now.
+  accessChanged(userId);
   await recordAudit({ action: "user.role_changed", actor: actor.email, actorId: actor.userId, details: { email: user.email, from: user.role, to: role } });
   return toConsoleUser(updated);
 }

@@ -2,15 +2,13 @@ import { defineStoredJson, storedTextOf, stringifyJson } from "../http/stored-js
 import { IN_PARTS, payloadText } from "./call-payloads";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { isTerminalStatus } from "@/lib/types/call";
-import { AppError } from "../errors";
 import { subscribe } from "./call-bus";
 import { readStoredEvents } from "./call-events";
 import { getCall } from "./read-calls";
+import { openEventStream, type EventStreamOptions, type StreamLimits } from "../http/event-streams";
 
 /** Stored events read per database page while replaying a timeline. */
 const REPLAY_PAGE = 2000;
-/** Interval of `: ping` comments that keep proxies from closing an idle stream, in ms. */
-const HEARTBEAT_MS = 15_000;
 /**
  * How often the stream re-reads the status of a call it follows, in ms: a safety net only (every
  * stored line and end is published on the call bus, from this replica or announced by another), e.g.
@@ -22,37 +20,8 @@ const POLL_MS = 2_000;
 export const CALL_STREAMS_MAX = 256;
 /** Most call event streams one person may hold open at once, their sessions' and API tokens' together. */
 export const CALL_STREAMS_PER_HOLDER_MAX = 16;
-
-const STREAMS_KEY = Symbol.for("skill-console.call-streams");
-const openStreams: { total: number; byHolder: Map<string, number> } = ((globalThis as Record<symbol, unknown>)[STREAMS_KEY] ??= { total: 0, byHolder: new Map() }) as {
-  total: number;
-  byHolder: Map<string, number>;
-};
-
-/**
- * Reserves room for one more event stream of `holder` (a person's key): a viewer opening
- * 2,000 streams made every request of the console wait for seconds, then minutes (issue 10 point 1).
- * Returns the release function (idempotent). Throws AppError `rate_limited` (429, Retry-After) past
- * CALL_STREAMS_PER_HOLDER_MAX for that holder, `unavailable` (503) past CALL_STREAMS_MAX in all.
- */
-export function reserveEventStream(holder: string): () => void {
-  const held = openStreams.byHolder.get(holder) ?? 0;
-  if (held >= CALL_STREAMS_PER_HOLDER_MAX) {
-    throw new AppError("rate_limited", `at most ${CALL_STREAMS_PER_HOLDER_MAX} call event streams may be open at once per person (their API tokens included); close one first`, { retryAfterSeconds: 5 });
-  }
-  if (openStreams.total >= CALL_STREAMS_MAX) throw new AppError("unavailable", `the console has ${CALL_STREAMS_MAX} call event streams open, its most; retry shortly`, { retryAfterSeconds: 5 });
-  openStreams.total += 1;
-  openStreams.byHolder.set(holder, held + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    openStreams.total -= 1;
-    const left = (openStreams.byHolder.get(holder) ?? 1) - 1;
-    if (left <= 0) openStreams.byHolder.delete(holder);
-    else openStreams.byHolder.set(holder, left);
-  };
-}
+/** The call event streams' limits (a viewer opening 2,000 streams made every request wait for minutes: issue 10 point 1). */
+export const CALL_STREAM_LIMITS: StreamLimits = { name: "call event", perHolder: CALL_STREAMS_PER_HOLDER_MAX, total: CALL_STREAMS_MAX };
 
 /** The largest seq a timeline line can have: CallEvent.seq is a 32-bit Int on both engines. */
 const MAX_SEQ = 2 ** 31 - 1;
@@ -85,38 +54,36 @@ async function readArgsWhole(call: Call): Promise<void> {
 /**
  * Opens the server-sent event stream of a call's timeline (DESIGN.md `GET /api/v1/calls/{id}/events`,
  * STYLE.md rule 7): the call is loaded before the first byte (AppError `not_found` otherwise), stored
- * events after `afterSeq` (the Last-Event-ID) are replayed, then live lines follow while the call runs,
- * then one `end` event with the call, and the stream closes. Lines arrive live from the console's call
- * bus (from this replica's workers, or read from the table when another replica announces them), with a slow re-read of the call's status as a safety net (its
- * stored lines are replayed before the end event). `signal` aborts when the client leaves; everything
- * is cleaned up then. `holder` (who opened it) counts against reserveEventStream's limits, released
- * when the stream ends (AppError `rate_limited` or `unavailable` past them, before the first byte).
- * `afterSeq` is clamped to 0…MAX_SEQ, so any Last-Event-ID replays a valid suffix.
+ * events after `afterSeq` (the Last-Event-ID) are replayed at the pace the client reads them, then live
+ * lines follow while the call runs, then one `end` event with the call, and the stream closes. Lines
+ * arrive live from the console's call bus (from this replica's workers, or read from the table when
+ * another replica announces them), with a slow re-read of the call's status as a safety net (its
+ * stored lines are replayed before the end event). The stream is held under CALL_STREAM_LIMITS and
+ * ends as openEventStream says (client gone, not reading, no longer allowed; AppError `rate_limited` or
+ * `unavailable` past the limits, before the first byte). `afterSeq` is clamped to 0…MAX_SEQ, so any
+ * Last-Event-ID replays a valid suffix.
  */
-export async function openCallEventStream(id: string, afterSeq: number, signal: AbortSignal, holder: string): Promise<ReadableStream<Uint8Array>> {
+export async function openCallEventStream(
+  id: string,
+  afterSeq: number,
+  reader: Pick<EventStreamOptions, "signal" | "holder" | "stillAllowed">,
+): Promise<ReadableStream<Uint8Array>> {
   // A Last-Event-ID past any seq a call can have means "after everything" (the database would refuse a
   // number beyond its 32-bit seq column — PostgreSQL refuses one past 2^31 - 1 — and fail the stream); NaN or a negative one means "from the start".
   afterSeq = Number.isNaN(afterSeq) || afterSeq < 0 ? 0 : Math.min(Math.floor(afterSeq), MAX_SEQ);
   await getCall(id);
-  const release = reserveEventStream(holder);
-  const encoder = new TextEncoder();
-  let cleanup = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
+  return openEventStream({
+    ...reader,
+    limits: CALL_STREAM_LIMITS,
+    start(sink) {
       let lastSeq = afterSeq;
-      let closed = false;
       let replaying = true;
       const held: Array<CallEvent | { end: Call }> = [];
-      const timers: NodeJS.Timeout[] = [];
-      let unsubscribe = () => {};
 
-      const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
       const emit = (event: CallEvent) => {
         if (event.seq <= lastSeq) return;
         lastSeq = event.seq;
-        send(formatLineEvent(event));
+        sink.send(formatLineEvent(event));
       };
       // A worker's report of many lines becomes one chunk on the wire, not one per line.
       const emitAll = (events: readonly CallEvent[]) => {
@@ -126,56 +93,33 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
           lastSeq = event.seq;
           text += formatLineEvent(event);
         }
-        if (text !== "") send(text);
-      };
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        cleanup();
-        controller.close();
+        if (text !== "") sink.send(text);
       };
       const end = (call: Call) => {
         void readArgsWhole(call).then(
-          () => send(formatEndEvent(call)),
+          () => sink.send(formatEndEvent(call)),
           (error: unknown) => console.error(`event stream of call ${id}: reading its args for the end event failed:`, error),
-        ).finally(close);
+        ).finally(() => sink.close());
       };
-      cleanup = () => {
-        closed = true;
-        release();
-        unsubscribe();
-        for (const timer of timers) clearInterval(timer);
-        signal.removeEventListener("abort", onAbort);
-      };
-      const onAbort = () => {
-        if (closed) return;
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the runtime
-        }
-      };
-      signal.addEventListener("abort", onAbort);
-      // A client gone before the stream started never fires "abort".
-      if (signal.aborted) return onAbort();
-      timers.push(setInterval(() => send(": ping\n\n"), HEARTBEAT_MS));
       // At once, so the answer's headers go out now: a quiet call's stream otherwise sent nothing until
       // its next line, and the page said "connecting" for as long as the call was silent.
-      send(": connected\n\n");
+      sink.send(": connected\n\n");
 
       const replayStored = async () => {
         for (;;) {
+          // A page at a time, as fast as the client reads: a 200,000-line timeline is not queued whole.
+          await sink.ready();
+          if (sink.closed) return;
           const page = await readStoredEvents(id, lastSeq, REPLAY_PAGE);
           for (const event of page) emit(event);
-          if (page.length < REPLAY_PAGE || closed) return;
+          if (page.length < REPLAY_PAGE || sink.closed) return;
         }
       };
 
       // An end from the bus replays the stored lines after this stream's last one first: whatever
       // reached the table and not this stream (another replica's, read late) is sent before the end.
       const endAfterReplay = (call: Call) => void replayStored().then(() => end(call), () => end(call));
-      unsubscribe = subscribe(id, {
+      const unsubscribe = subscribe(id, {
         onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
         seen: () => lastSeq,
         onEnd: (call) => (replaying ? held.push({ end: call }) : endAfterReplay(call)),
@@ -191,9 +135,10 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
         }
         replaying = false;
         for (const item of held) "end" in item ? endAfterReplay(item.end) : emit(item);
-        while (!closed) {
+        held.length = 0;
+        while (!sink.closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-          if (closed) return;
+          if (sink.closed) return;
           // The status only: lines come from the bus, and the stored ones are replayed before the end.
           const now = await getCall(id);
           if (isTerminalStatus(now.status)) {
@@ -204,12 +149,10 @@ export async function openCallEventStream(id: string, afterSeq: number, signal: 
       };
       follow().catch((error: unknown) => {
         console.error(`event stream of call ${id} failed:`, error);
-        send(`event: error\ndata: ${JSON.stringify({ message: "the event stream failed; reload the call" })}\n\n`);
-        close();
+        sink.send(`event: error\ndata: ${JSON.stringify({ message: "the event stream failed; reload the call" })}\n\n`);
+        sink.close();
       });
-    },
-    cancel() {
-      cleanup();
+      return unsubscribe;
     },
   });
 }

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import { durable } from "../db-durability";
 import { knownBodyOf } from "./known-body";
@@ -106,6 +107,12 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
     response.on("close", () => {
       if (!response.writableFinished) abort.abort();
     });
+    // A pipelined request's answer waits behind the one before it and has no socket yet: it never
+    // closes when the client leaves, so the socket's own close aborts it (a client that sent sixteen
+    // stream requests in one write and hung up held sixteen stream slots for good).
+    const forget = abortWhenSocketCloses(request.socket, abort);
+    response.once("finish", forget);
+    response.once("close", forget);
     const host = request.headers.host ?? "127.0.0.1";
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
@@ -140,6 +147,32 @@ export function createApiRouter(routes: readonly ApiRoute[]): (request: Incoming
     await writeResponse(answer, response, method === "HEAD", hasBody);
     return true;
   };
+}
+
+const socketRequests = new WeakMap<Socket, Set<AbortController>>();
+
+/**
+ * Aborts `abort` when `socket` closes (at once when it already has); returns the function that stops
+ * watching (called when the answer finished). One "close" listener per socket serves all of its
+ * requests, pipelined or kept alive one after another, so none pile up on a long-lived connection.
+ */
+function abortWhenSocketCloses(socket: Socket, abort: AbortController): () => void {
+  if (socket.destroyed) {
+    abort.abort();
+    return () => undefined;
+  }
+  let watched = socketRequests.get(socket);
+  if (!watched) {
+    const requests = new Set<AbortController>();
+    socketRequests.set(socket, (watched = requests));
+    socket.once("close", () => {
+      for (const each of requests) each.abort();
+      requests.clear();
+    });
+  }
+  watched.add(abort);
+  const requests = watched;
+  return () => void requests.delete(abort);
 }
 
 /**
