@@ -36,9 +36,10 @@ test("a native skill page renders its instructions, browses its resources and sh
   await expect(frontmatter).toContainText('"bins": [');
   await expect(frontmatter).toContainText('"python3"');
 
-  // Level 3: the four folders as groups, a file's text with line numbers, and the raw Download link.
+  // Level 3: the four folders and the folder's other files as groups, a file's text with line numbers, and the raw Download link.
   const files = page.getByRole("navigation", { name: "Resource files" });
-  await expect(files.locator("[data-folder]")).toHaveCount(4);
+  await expect(files.locator("[data-folder]")).toHaveCount(5);
+  await expect(files.locator('[data-folder="other"]')).toContainText("other files");
   await expect(files.locator('[data-folder="templates"]')).toContainText("empty");
   await files.getByRole("button", { name: "sample.log" }).click();
   const viewer = page.getByTestId("resource-viewer");

@@ -12,8 +12,8 @@ function shortPath(entry: LoaderEntry): string {
 /**
  * The manifests of one loader outcome (registered, skipped or failed) as a table: name (a link to the
  * skill page when a skill of that name is registered, i.e. it is in `registeredNames`), kind (skill.json
- * or SKILL.md), path under its root, the reason when there is one, and the loader's warnings (issue 5:
- * a native skill that breaks the Agent Skills rules is loaded and its warnings shown here).
+ * or SKILL.md), path under its root, the reason when there is one, the loader's warnings, and a native
+ * skill's departures from the Agent Skills specification, folded (loaded leniently, reported strictly).
  */
 export function LoaderEntriesTable({ entries, caption, withReason, registeredNames }: { entries: LoaderEntry[]; caption: string; withReason: boolean; registeredNames: ReadonlySet<string> }) {
   if (entries.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">None.</p>;
@@ -50,6 +50,18 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
                     <li key={warning}>{warning}</li>
                   ))}
                 </ul>
+              ) : null}
+              {entry.specDeviations && entry.specDeviations.length > 0 ? (
+                <details className="mt-1 font-sans text-[12px] text-zinc-600">
+                  <summary className="cursor-pointer">
+                    {entry.specDeviations.length} departure{entry.specDeviations.length === 1 ? "" : "s"} from the Agent Skills specification
+                  </summary>
+                  <ul className="mt-0.5 list-disc space-y-0.5 pl-4" aria-label={`departures from the Agent Skills specification of ${entry.name ?? entry.path}`}>
+                    {entry.specDeviations.map((deviation) => (
+                      <li key={deviation}>{deviation}</li>
+                    ))}
+                  </ul>
+                </details>
               ) : null}
             </Td>
             {withReason ? (

@@ -90,7 +90,7 @@ function LoaderReportBody({ report }: { report: LoaderReport }) {
         <LoaderEntriesTable entries={report.failed} caption="Failed manifests" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-skipped">
-        <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Duplicate names: the first one found wins, and the name links to it." />
+        <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Not registered, with the reason: a name another skill already has (the first one found wins, and the name links to it), a SKILL.md with no frontmatter, a misplaced file or a symbolic link not followed." />
         <LoaderEntriesTable entries={report.skipped} caption="Skipped manifests" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-registered">

@@ -190,6 +190,7 @@ export function SkillDetail({ name }: { name: string }) {
           </ul>
         </Alert>
       ) : null}
+      {data.specDeviations && data.specDeviations.length > 0 ? <SpecDeviations deviations={data.specDeviations} /> : null}
       {data.kind === "native" ? (
         <NativeSkillBody
           skill={data}
@@ -213,5 +214,26 @@ export function SkillDetail({ name }: { name: string }) {
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * The strict report of a native skill (DESIGN.md "Native skills": loaded leniently, reported strictly):
+ * what a client that validates SKILL.md against the Agent Skills specification would refuse, folded
+ * under one line since the console loads the skill anyway.
+ */
+function SpecDeviations({ deviations }: { deviations: string[] }) {
+  return (
+    <details className="mb-4 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-2 text-sm text-zinc-700" data-testid="spec-deviations">
+      <summary className="cursor-pointer font-medium text-zinc-800">
+        {deviations.length} departure{deviations.length === 1 ? "" : "s"} from the Agent Skills specification
+        <span className="font-normal text-zinc-500"> · loaded anyway; a strict client would refuse this SKILL.md</span>
+      </summary>
+      <ul className="mt-2 list-inside list-disc space-y-0.5">
+        {deviations.map((deviation) => (
+          <li key={deviation}>{deviation}</li>
+        ))}
+      </ul>
+    </details>
   );
 }

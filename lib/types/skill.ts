@@ -48,8 +48,10 @@ export interface Skill {
   whenToUse?: string | null;
   /** Native only: the `tools[]` the frontmatter declares. */
   tools?: NativeToolDeclaration[];
-  /** Native only: the files under scripts/, references/, templates/, assets/ (level 3 index). */
+  /** Native only: the skill folder's files (level 3 index): scripts/, references/, templates/, assets/ and every other. */
   resources?: NativeResources;
+  /** Native only: how the SKILL.md departs from the Agent Skills specification (what a strict client would refuse); empty when it does not. */
+  specDeviations?: string[];
   /** Native only: the class the frontmatter declares (own `class`, else the highest of `tools[]`); null = none, scripts then run as `mutating`. */
   declaredClass?: SkillClass | null;
   /** Native only: `license`, `activation`, `metadata` and any other frontmatter, as parsed (shown, never interpreted further). */
@@ -69,17 +71,23 @@ export interface NativeToolDeclaration {
 /**
  * The resource files of a native skill (seed 004 level 3), each a path relative to the skill's folder
  * with `/` separators and its folder as prefix (`scripts/check.sh`, `references/guide.md`), sorted.
+ * `other` holds every other file of the folder (`FORMS.md`, `reference/api.md`, `python/x.py`): public
+ * skills keep their level-3 files beside SKILL.md (DESIGN.md "Native skills"); hidden files are not served.
  */
 export interface NativeResources {
   scripts: string[];
   references: string[];
   templates: string[];
   assets: string[];
+  other: string[];
 }
 
 /** The resource folders of a native skill, in the order they are listed. */
 export const RESOURCE_FOLDERS = ["scripts", "references", "templates", "assets"] as const;
 export type ResourceFolder = (typeof RESOURCE_FOLDERS)[number];
+/** Every list of a native skill's resource index: the resource folders, then the folder's other files. */
+export const RESOURCE_LISTS = [...RESOURCE_FOLDERS, "other"] as const;
+export type ResourceList = (typeof RESOURCE_LISTS)[number];
 
 /** One manifest the loader looked at and what became of it. */
 export interface LoaderEntry {
@@ -95,6 +103,8 @@ export interface LoaderEntry {
   reason: string | null;
   /** What the manifest does that the loader accepted but flags (e.g. an unknown field such as `env-allow`). */
   warnings: string[];
+  /** A SKILL.md's departures from the Agent Skills specification (absent for skill.json and older reports). */
+  specDeviations?: string[];
 }
 
 /** A root the loader was given and what it did with it. */

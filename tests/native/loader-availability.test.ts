@@ -23,6 +23,20 @@ async function load(taken: string[] = []) {
 const skillNamed = async (name: string) => (await load()).skills.find((skill) => skill.name === name)!;
 
 describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
+  it("reads gating under metadata.moltbot and at the top level (os, requires, primaryEnv)", async () => {
+    writeNativeSkill(root, "claw", "molt", { frontmatter: 'name: molt\ndescription: d\nmetadata: {"moltbot": {"requires": {"bins": ["no-such-bin-molt"]}}}' });
+    writeNativeSkill(root, "claw", "top", { frontmatter: "name: top\ndescription: d\nrequires:\n  bins: [no-such-bin-top]\n  env: [NATIVE_LOADER_TEST_TOKEN]" });
+    writeNativeSkill(root, "claw", "primary", { frontmatter: "name: primary\ndescription: d\nprimaryEnv: NATIVE_LOADER_TEST_TOKEN" });
+    writeNativeSkill(root, "claw", "elsewhere", { frontmatter: `name: elsewhere\ndescription: d\nos: [${process.platform === "win32" ? "linux" : "windows"}]` });
+    const { skills } = await load();
+    expect(skills.map((skill) => [skill.name, skill.unavailableReason])).toEqual([
+      ["elsewhere", `os not supported: runs on ${process.platform === "win32" ? "linux" : "win32"} (this host is ${process.platform})`],
+      ["molt", "requires bins not found on PATH: no-such-bin-molt"],
+      ["primary", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
+      ["top", "requires bins not found on PATH: no-such-bin-top; requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
+    ]);
+  });
+
   it("marks a skill whose os list excludes this host unavailable", async () => {
     const other = process.platform === "win32" ? "linux" : "windows";
     const expected = process.platform === "win32" ? "linux" : "win32";
@@ -152,7 +166,7 @@ describe("layout, duplicates and the merged report", () => {
       [path.join(root, "ops", "SKILL.md"), "misplaced: native skills live in <skills path>/<category>/<skill>/SKILL.md, and this one sits right under the category folder"],
       [path.join(root, "ops", "linked"), "skill folder is a symbolic link; not followed"],
     ]);
-    expect(report.registered).toEqual([{ path: path.join(root, "ops", "good", "SKILL.md"), root, kind: "native", name: "good", reason: null, warnings: [] }]);
+    expect(report.registered).toEqual([{ path: path.join(root, "ops", "good", "SKILL.md"), root, kind: "native", name: "good", reason: null, warnings: [], specDeviations: [] }]);
     expect(report.log[0]).toBe(`skill loader: skipping ${path.join(root, "ops", "SKILL.md")}: misplaced: native skills live in <skills path>/<category>/<skill>/SKILL.md, and this one sits right under the category folder`);
     expect(report.log).toContain(`skill loader: registered native skill "good" from ${path.join(root, "ops", "good", "SKILL.md")}`);
   });

@@ -62,13 +62,14 @@ describe("awkward real-world frontmatter", () => {
     expect(skill.instructions).toBe("");
   });
 
-  it("loads a non-ASCII name and description with a naming warning", async () => {
+  it("loads a non-ASCII name and description, the strict report naming the name rule", async () => {
     writeRaw("análisis", "análisis", "---\nname: análisis\ndescription: Análisis de registros — niveles y errores\n---\n# Análisis\n");
     const skill = await only();
     expect(skill.name).toBe("análisis");
     expect(skill.category).toBe("análisis");
     expect(skill.description).toBe("Análisis de registros — niveles y errores");
-    expect(skill.warnings).toEqual(['name "análisis" breaks the Agent Skills naming rule: not only lowercase letters, digits and single hyphens']);
+    expect(skill.warnings).toEqual([]);
+    expect(skill.specDeviations).toEqual(['name "análisis" is not only lowercase letters, digits and single inner hyphens']);
   });
 
   it("reads flow-style (JSON-like) metadata", async () => {
@@ -78,20 +79,75 @@ describe("awkward real-world frontmatter", () => {
     expect(skill.available).toBe(process.platform === "linux" || process.platform === "darwin");
   });
 
-  it("uses the folder name when name is missing, with a warning", async () => {
+  it("uses the folder name when name is missing, with a warning, and the strict report says it is missing", async () => {
     writeRaw("ops", "no-name", "---\ndescription: nameless\n---\n");
     const skill = await only();
     expect(skill.name).toBe("no-name");
     expect(skill.warnings).toEqual(['name is missing; using the folder name "no-name"']);
+    expect(skill.specDeviations).toEqual(["name is missing (required)"]);
   });
 
-  it("warns about a description over 1024 characters and a name not matching its folder", async () => {
+  it("reports a description over 1024 characters and a name not matching its folder strictly, and loads them", async () => {
     writeRaw("ops", "long-one", `---\nname: query_promql\ndescription: ${"x".repeat(1100)}\n---\n`);
     const skill = await only();
     expect(skill.name).toBe("query_promql");
+    expect(skill.warnings).toEqual([]);
+    expect(skill.specDeviations).toEqual([
+      'name "query_promql" is not only lowercase letters, digits and single inner hyphens',
+      'name "query_promql" is not its folder\'s name "long-one"',
+      "description is 1100 characters, longer than 1024",
+    ]);
+  });
+
+  it("reads a value holding an unquoted ': ' as if it were quoted, with a warning naming the line", async () => {
+    writeRaw("ops", "colon", "---\nname: colon\ndescription: Deploys things. Use when: the user asks to ship\n  a release: now.\nmetadata:\n  note: a: b\n---\nbody\n");
+    const skill = await only();
+    expect(skill.description).toBe("Deploys things. Use when: the user asks to ship a release: now.");
+    expect(skill.frontmatter.metadata).toEqual({ note: "a: b" });
     expect(skill.warnings).toEqual([
-      'name "query_promql" breaks the Agent Skills naming rule: not only lowercase letters, digits and single hyphens; not equal to its folder name "long-one"',
-      "description is 1100 characters, longer than the 1024 the Agent Skills rule allows",
+      'frontmatter line 2: the value of description holds an unquoted ": " (invalid YAML); read as if it were quoted',
+      'frontmatter line 5: the value of note holds an unquoted ": " (invalid YAML); read as if it were quoted',
+    ]);
+    // YAML that quoting cannot mend keeps its first error.
+    writeRaw("ops", "broken", "---\nname: broken\ndescription: [unclosed\n---\n");
+    const { report } = await load();
+    expect(report.failed.map((entry) => [entry.name, entry.reason?.startsWith("parse: frontmatter is not valid YAML")])).toEqual([[null, true]]);
+  });
+
+  it("names every departure from the Agent Skills specification in the strict report", async () => {
+    writeRaw(
+      "ops",
+      "loose",
+      [
+        "---",
+        "name: loose",
+        "description: d",
+        "homepage: https://example.com",
+        "slug: loose",
+        "user-invocable: true",
+        "command-dispatch: tool",
+        "allowed-tools: [Bash, Read]",
+        "compatibility: [claude-code]",
+        "when_to_use: always",
+        "requires: {bins: [sh]}",
+        "metadata: {openclaw: {emoji: x}, version: 2}",
+        "---",
+        "",
+      ].join("\n"),
+    );
+    const skill = await only();
+    expect(skill.warnings).toEqual([]);
+    expect(skill.specDeviations).toEqual([
+      "compatibility is a list, not a string",
+      "metadata.openclaw is a mapping, not a string",
+      "metadata.version is a number, not a string",
+      "allowed-tools is a list, not a space-separated string",
+      'field "homepage" is not in the specification',
+      'field "slug" is not in the specification',
+      'field "user-invocable" is not in the specification',
+      'field "command-dispatch" is not in the specification',
+      'field "when_to_use" is not in the specification (the console reads it)',
+      'field "requires" is not in the specification (the console reads it as OpenClaw gating)',
     ]);
   });
 
@@ -114,6 +170,54 @@ describe("awkward real-world frontmatter", () => {
     expect(skills[0]!.warnings).toEqual(["both SKILL.md and skill.md exist; using SKILL.md"]);
     expect(skills[1]!.warnings).toEqual(["the file is named skill.md; the Agent Skills spec names it SKILL.md"]);
     expect(report.count).toBe(2);
+  });
+
+  it("reads SKILL.md in any letter case (Skill.md was absent from the report altogether)", async () => {
+    writeRaw("ops", "title-case", "---\nname: title-case\ndescription: d\n---\n", "Skill.md");
+    writeRaw("ops", "shouty", "---\nname: shouty\ndescription: d\n---\n", "SKILL.MD");
+    writeRaw("ops", "two", "---\nname: two\ndescription: first in byte order\n---\n", "Skill.md");
+    writeRaw("ops", "two", "---\nname: two\ndescription: second\n---\n", "skill.md");
+    const { skills } = await load();
+    expect(skills.map((skill) => [skill.name, skill.description, path.basename(skill.source.path), skill.warnings])).toEqual([
+      ["shouty", "d", "SKILL.MD", ["the file is named SKILL.MD; the Agent Skills spec names it SKILL.md"]],
+      ["title-case", "d", "Skill.md", ["the file is named Skill.md; the Agent Skills spec names it SKILL.md"]],
+      ["two", "first in byte order", "Skill.md", ["both Skill.md and skill.md exist; using Skill.md"]],
+    ]);
+  });
+
+  it("warns about paths the instructions name that are no file of the skill, and not about those that are", async () => {
+    const file = writeRaw(
+      "ops",
+      "linked",
+      [
+        "---",
+        "name: linked",
+        "description: d",
+        "---",
+        "Read [the forms](FORMS.md) and [API](reference/api.md#auth), then `scripts/fill.py` and `reference/gone.md`.",
+        "See [missing](missing.md), [outside](../other/SKILL.md), [site](https://example.com/x.md) and [anchor](#top).",
+        "Edit `src/app.ts` in the user's project; read `NOTES.md`.",
+        "[ref]: ./reference/",
+        "```",
+        "cat [not a link](nowhere.md) `scripts/in-a-fence.sh`",
+        "```",
+        "",
+      ].join("\n"),
+    );
+    const dir = path.dirname(file);
+    fs.writeFileSync(path.join(dir, "FORMS.md"), "forms");
+    fs.mkdirSync(path.join(dir, "reference"));
+    fs.writeFileSync(path.join(dir, "reference", "api.md"), "api");
+    fs.mkdirSync(path.join(dir, "scripts"));
+    fs.writeFileSync(path.join(dir, "scripts", "fill.py"), "print(1)");
+    const skill = await only();
+    expect(skill.resources.other).toEqual(["FORMS.md", "reference/api.md"]);
+    expect(skill.warnings).toEqual([
+      'the instructions name "missing.md", which is no file of the skill folder',
+      'the instructions name "../other/SKILL.md", which is no file of the skill folder',
+      'the instructions name "reference/gone.md", which is no file of the skill folder',
+      'the instructions name "NOTES.md", which is no file of the skill folder',
+    ]);
   });
 
   it("reports and skips a file with no frontmatter, and fails unclosed or broken frontmatter", async () => {

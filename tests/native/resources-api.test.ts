@@ -18,6 +18,11 @@ beforeAll(async () => {
       "references/guide.md": "# Guía\n\nPasos — uno, dos.\n",
       "references/big.md": "x".repeat(5000),
       "references/page.svg": "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>",
+      // Where public skills keep level 3: beside SKILL.md, and in folders of their own naming.
+      "FORMS.md": "# Forms\n",
+      "reference/api.md": "# API\n",
+      ".env": "TOKEN=secret-in-a-hidden-file\n",
+      ".git/config": "[core]\n",
     },
   });
   fs.mkdirSync(path.join(skillDir, "assets"));
@@ -40,7 +45,7 @@ function get(name: string, segments: string[], query = "") {
 }
 
 const refusal = (requested: string) => ({
-  error: { code: "not_found", message: `no resource ${JSON.stringify(requested)} in skill res-skill (only files under scripts/, references/, templates/, assets/)` },
+  error: { code: "not_found", message: `no resource ${JSON.stringify(requested)} in skill res-skill (any file of its folder but SKILL.md and hidden files)` },
 });
 
 describe("GET /api/v1/skills/{name}/resources/{path…}", () => {
@@ -105,6 +110,10 @@ describe("GET /api/v1/skills/{name}/resources/{path…}", () => {
       ["SKILL.md"],
       ["scripts"],
       ["other", "x"],
+      [".env"],
+      [".git", "config"],
+      ["%2eenv"],
+      ["reference", "..", ".env"],
     ];
     for (const segments of attempts) {
       const response = await get("res-skill", segments);
@@ -113,8 +122,8 @@ describe("GET /api/v1/skills/{name}/resources/{path…}", () => {
     }
   });
 
-  it("refuses symlinks leading outside the skill, to SKILL.md, or into another resource folder; follows one inside its folder", async () => {
-    for (const file of ["escape.txt", "skill-file.md", "cross-folder.sh"]) {
+  it("refuses symlinks leading outside the skill or to SKILL.md; follows one to a file inside the skill folder", async () => {
+    for (const file of ["escape.txt", "skill-file.md"]) {
       const response = await get("res-skill", ["references", file]);
       expect(response.status, file).toBe(404);
       expect(await response.json()).toEqual(refusal(`references/${file}`));
@@ -122,6 +131,18 @@ describe("GET /api/v1/skills/{name}/resources/{path…}", () => {
     const inside = await get("res-skill", ["references", "alias.md"]);
     expect(inside.status).toBe(200);
     expect(await inside.text()).toBe("# Guía\n\nPasos — uno, dos.\n");
+    const crossFolder = await get("res-skill", ["references", "cross-folder.sh"]);
+    expect(crossFolder.status).toBe(200);
+    expect(await crossFolder.text()).toBe("#!/bin/sh\necho ok\n");
+  });
+
+  it("serves any file of the skill folder, beside SKILL.md or in a folder of the skill's own naming", async () => {
+    const forms = await get("res-skill", ["FORMS.md"]);
+    expect(forms.status).toBe(200);
+    expect(await forms.text()).toBe("# Forms\n");
+    const api = await get("res-skill", ["reference", "api.md"]);
+    expect(api.status).toBe(200);
+    expect(await api.text()).toBe("# API\n");
   });
 
   it("refuses a directory, a FIFO (without blocking) and a missing file", async () => {
@@ -158,16 +179,16 @@ describe("the resource index of the loaded skill", () => {
     if (skill?.kind !== "native") return;
     expect(skill.resources).toEqual({
       scripts: ["scripts/check.sh"],
-      references: ["references/alias.md", "references/big.md", "references/guide.md", "references/page.svg"],
+      references: ["references/alias.md", "references/big.md", "references/cross-folder.sh", "references/guide.md", "references/page.svg"],
       templates: [],
       assets: ["assets/logo.png"],
+      other: ["FORMS.md", "reference/api.md"],
     });
     expect(skill.schema).toMatchObject({ properties: { script: { enum: ["check.sh"] } } });
     expect(skill.warnings).toEqual([
-      "left out references/cross-folder.sh: symbolic link leading outside references/",
-      "left out references/escape.txt: symbolic link leading outside references/",
+      "left out references/escape.txt: symbolic link leading outside the skill folder",
       "left out references/pipe: not a regular file",
-      "left out references/skill-file.md: symbolic link leading outside references/",
+      "left out references/skill-file.md: symbolic link to the skill's own SKILL.md (level 2, not a resource)",
     ]);
   });
 });

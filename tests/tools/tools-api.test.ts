@@ -168,7 +168,7 @@ describe("POST /api/v1/tools/call: read tools", () => {
       whenToUse: "When a log file shows errors.",
       class: "safe",
       instructions: LOG_ANALYZER_BODY,
-      resources: { scripts: ["scripts/count.sh"], references: ["references/levels.md"], templates: [], assets: ["assets/logo.png"] },
+      resources: { scripts: ["scripts/count.sh"], references: ["references/levels.md"], templates: [], assets: ["assets/logo.png"], other: [] },
       tools: [],
       available: true,
       unavailableReason: null,

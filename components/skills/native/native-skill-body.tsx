@@ -4,13 +4,13 @@ import { useCallback, useRef, useState, type ReactNode } from "react";
 import { RecentCalls } from "@/components/calls/recent-calls";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { RESOURCE_FOLDERS, type NativeResources, type Skill } from "@/lib/types/skill";
+import { RESOURCE_LISTS, type NativeResources, type Skill } from "@/lib/types/skill";
 import { SkillRunPanel } from "../skill-run-panel";
 import { DeclaredToolsCard, FrontmatterCard, NativeSkillFacts, ScriptsCard } from "./native-skill-cards";
 import { ResourceBrowser } from "./resource-browser";
 import { SkillMarkdown } from "./skill-markdown";
 
-const NO_RESOURCES: NativeResources = { scripts: [], references: [], templates: [], assets: [] };
+const NO_RESOURCES: NativeResources = { scripts: [], references: [], templates: [], assets: [], other: [] };
 
 /** A script picked with its "Run" button; `pick` counts the clicks so picking the same script again resets the form. */
 interface ScriptPick {
@@ -29,7 +29,7 @@ interface ScriptPick {
 export function NativeSkillBody({ skill, fromCallPanel }: { skill: Skill; fromCallPanel: ReactNode | null }) {
   const resources = skill.resources ?? NO_RESOURCES;
   const scripts = resources.scripts.map((path) => path.slice("scripts/".length));
-  const allResources = RESOURCE_FOLDERS.flatMap((folder) => resources[folder]);
+  const allResources = RESOURCE_LISTS.flatMap((list) => resources[list] ?? []);
   const [picked, setPicked] = useState<ScriptPick | null>(null);
   const [selectedResource, setSelectedResource] = useState<string | null>(null);
   const runSection = useRef<HTMLDivElement>(null);

@@ -8,7 +8,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
 import { skillResourceUrl, useSkillResource, type SkillResource } from "@/lib/client/use-skill-resource";
 import { formatBytes } from "@/lib/client/format-bytes";
-import { RESOURCE_FOLDERS, type NativeResources } from "@/lib/types/skill";
+import { RESOURCE_LISTS, type NativeResources, type ResourceList } from "@/lib/types/skill";
 
 /** The numbers 1…n, one a line, for the gutter beside a text of n lines. */
 function lineNumbers(text: string): string {
@@ -113,7 +113,7 @@ function ResourceViewer({ skillName, path }: { skillName: string; path: string }
 
 /**
  * The resources browser of a native skill (level 3, issue 5 point 8): the four folders scripts/,
- * references/, templates/, assets/ as groups with their files; picking a file (`selected`, owned by the
+ * references/, templates/, assets/ and the folder's other files (FORMS.md, reference/…) as groups; picking a file (`selected`, owned by the
  * page so instruction links and script rows can open one too) shows its text with line numbers, or the
  * server's description for a binary or too large file, with a Download link to the raw file.
  */
@@ -128,7 +128,9 @@ export function ResourceBrowser({
   selected: string | null;
   onSelect: (path: string) => void;
 }) {
-  const total = RESOURCE_FOLDERS.reduce((sum, folder) => sum + resources[folder].length, 0);
+  // A report from an older console has no `other` list.
+  const filesOf = (list: ResourceList) => resources[list] ?? [];
+  const total = RESOURCE_LISTS.reduce((sum, list) => sum + filesOf(list).length, 0);
   return (
     <Card aria-labelledby="skill-resources-title" id="skill-resources">
       <CardHeader
@@ -138,16 +140,17 @@ export function ResourceBrowser({
       />
       <div className="flex flex-col gap-4 p-4 md:flex-row">
         <nav aria-label="Resource files" className="w-full shrink-0 space-y-3 md:w-56">
-          {RESOURCE_FOLDERS.map((folder) => (
+          {RESOURCE_LISTS.map((folder) => (
             <div key={folder} data-testid="resource-folder" data-folder={folder}>
               <h3 className="mb-1 flex items-center gap-1.5 font-mono text-xs font-semibold text-zinc-700">
-                {folder}/<span className="font-sans font-normal text-zinc-400 tabular-nums">{resources[folder].length}</span>
+                {folder === "other" ? <span className="font-sans">other files</span> : `${folder}/`}
+                <span className="font-sans font-normal text-zinc-400 tabular-nums">{filesOf(folder).length}</span>
               </h3>
-              {resources[folder].length === 0 ? (
+              {filesOf(folder).length === 0 ? (
                 <p className="pl-2 text-xs text-zinc-400">empty</p>
               ) : (
                 <ul className="space-y-px">
-                  {resources[folder].map((path) => (
+                  {filesOf(folder).map((path) => (
                     <li key={path}>
                       <button
                         type="button"
@@ -159,7 +162,7 @@ export function ResourceBrowser({
                           selected === path ? "bg-blue-50 font-medium text-blue-800" : "text-zinc-700 hover:bg-zinc-100",
                         )}
                       >
-                        {path.slice(folder.length + 1)}
+                        {folder === "other" ? path : path.slice(folder.length + 1)}
                       </button>
                     </li>
                   ))}

@@ -24,6 +24,7 @@ export interface NativeSkill extends Skill {
   whenToUse: string | null;
   tools: NativeToolDeclaration[];
   resources: NativeResources;
+  specDeviations: string[];
   declaredClass: SkillClass | null;
   frontmatter: Record<string, unknown>;
   /** The markdown body of SKILL.md (level 2), frontmatter removed. */

@@ -110,8 +110,8 @@ export function skillLoad(persona: Persona, registry: SkillRegistry, skillName: 
 }
 
 /**
- * `skill_read_resource` (seed 004 task 4.4): one file under a native skill's scripts/, references/,
- * templates/ or assets/ (readSkillResource: `..`, encodings and symlinks resolved; text up to
+ * `skill_read_resource` (seed 004 task 4.4): any file of a native skill's folder but SKILL.md and hidden
+ * files (readSkillResource: `..`, encodings and symlinks resolved; text up to
  * SKILL_RESOURCE_LIMIT_BYTES, binary described). Throws AppError 404 for an unknown skill or file, 403
  * for a skill outside the persona's lists, 400 `bad_request` for a subprocess skill (it has no resources).
  */

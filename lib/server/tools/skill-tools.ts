@@ -84,7 +84,7 @@ export const SKILL_TOOLS: readonly ToolDefinition[] = [
     name: "skill_load",
     description:
       "Load a skill's full instructions (its SKILL.md body) and the list of its resource files (scripts/, references/, " +
-      "templates/, assets/), its class and whether it is available. For a subprocess skill, returns its argument schema " +
+      "templates/, assets/ and every other file of its folder), its class and whether it is available. For a subprocess skill, returns its argument schema " +
       "(call it as its own tool). Load a skill before following or running it.",
     parameters: {
       type: "object",
@@ -96,7 +96,7 @@ export const SKILL_TOOLS: readonly ToolDefinition[] = [
   {
     name: "skill_read_resource",
     description:
-      "Read one resource file of a skill on demand: a file under its scripts/, references/, templates/ or assets/ folder, " +
+      "Read one resource file of a skill on demand: any file of its folder but SKILL.md (scripts/, references/, FORMS.md, …), " +
       "named by its path relative to the skill's folder as skill_load lists it. Returns {path, size, mediaType, binary, " +
       "truncated, text, description}; text files come back as text, binary files are only described.",
     parameters: {

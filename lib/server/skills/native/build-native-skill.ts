@@ -1,4 +1,5 @@
-import type { NativeToolDeclaration, SkillClass } from "@/lib/types/skill";
+import path from "node:path";
+import { RESOURCE_LISTS, type NativeToolDeclaration, type SkillClass } from "@/lib/types/skill";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_SECONDS } from "@/lib/validation/manifest-schema";
 import { DEFAULT_SANDBOX_DECLARATION, parseSandboxDeclaration } from "../../executor/sandbox/sandbox-declaration";
 import type { NativeSkill } from "../registered-skill";
@@ -6,13 +7,8 @@ import { readHostRequirements, readMetadata, unavailableReason, type HostProbe }
 import { listResources } from "./list-resources";
 import { runScriptSchema, scriptNames } from "./run-script-schema";
 import { highestClass, readClassWord } from "./skill-class-words";
-
-/** The Agent Skills name rule: lowercase letters, digits and single hyphens, 1–64 characters. */
-export const AGENT_SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** Longest name the Agent Skills rule allows. */
-export const AGENT_SKILL_NAME_MAX_LENGTH = 64;
-/** Longest description the Agent Skills rule allows; longer ones load with a warning. */
-export const AGENT_SKILL_DESCRIPTION_MAX_LENGTH = 1024;
+import { missingInstructionPaths, MAX_MISSING_PATH_WARNINGS } from "./instruction-paths";
+import { specDeviations } from "./spec-deviations";
 
 /** Everything buildNativeSkill needs about one SKILL.md that parsed. */
 export interface NativeSkillSource {
@@ -52,11 +48,7 @@ function readName(source: NativeSkillSource, warnings: string[]): string {
   } else {
     name = raw.trim();
   }
-  const problems: string[] = [];
-  if (name.length > AGENT_SKILL_NAME_MAX_LENGTH) problems.push(`longer than ${AGENT_SKILL_NAME_MAX_LENGTH} characters`);
-  if (!AGENT_SKILL_NAME_PATTERN.test(name)) problems.push("not only lowercase letters, digits and single hyphens");
-  if (name !== source.folderName) problems.push(`not equal to its folder name ${JSON.stringify(source.folderName)}`);
-  if (problems.length > 0) warnings.push(`name ${JSON.stringify(name)} breaks the Agent Skills naming rule: ${problems.join("; ")}`);
+  // Whether the name keeps the Agent Skills rule is the strict report's (specDeviations).
   return name;
 }
 
@@ -120,16 +112,17 @@ function readTimeout(value: unknown, fallback: number, warnings: string[]): numb
 
 /**
  * Builds the NativeSkill of one parsed SKILL.md (DESIGN.md "Native skills", issue 5 point 1), loading
- * leniently and reporting strictly: a missing or non-string name → the folder name with a warning; a
- * name breaking the Agent Skills rule (1–64 of [a-z0-9] and single hyphens, equal to the folder) → a
- * warning; description required (a non-empty string, trimmed; over 1024 characters → warning);
+ * leniently and reporting strictly: every departure from the Agent Skills specification goes to
+ * `specDeviations` (spec-deviations.ts); a missing or non-string name → the folder name with a warning;
+ * description required (a non-empty string, trimmed);
  * when_to_use a string or null; class from `class`, else the highest of `tools[]` (synonyms read /
  * write / destructive; unknown words → warning, counted as dangerous), else null and the scripts run
  * as `mutating`; malformed tools[] entries dropped with a warning; env_allow and timeout_seconds as in
  * skill.json (bad values → warning, ignored / default); availability from metadata.os and the
  * requires keys (also under metadata.openclaw and its legacy names); `sandbox` parsed like skill.json's
- * (an invalid one → a warning and the skill unavailable); schema = runScriptSchema of the
- * skill's scripts. Returns the skill, or the reason it cannot be built (no usable description) with
+ * (an invalid one → a warning and the skill unavailable); resources = every file of the folder
+ * (listResources), and a path the instructions name that is no file of it → a warning; schema =
+ * runScriptSchema of the skill's scripts. Returns the skill, or the reason it cannot be built (no usable description) with
  * the name it would have had. Never throws.
  */
 export async function buildNativeSkill(
@@ -144,9 +137,6 @@ export async function buildNativeSkill(
   if (typeof rawDescription !== "string") return { ok: false, name, message: `description must be a string, not ${describe(rawDescription)}` };
   const description = rawDescription.trim();
   if (description === "") return { ok: false, name, message: "description is empty (it is required)" };
-  if (description.length > AGENT_SKILL_DESCRIPTION_MAX_LENGTH) {
-    warnings.push(`description is ${description.length} characters, longer than the ${AGENT_SKILL_DESCRIPTION_MAX_LENGTH} the Agent Skills rule allows`);
-  }
 
   let whenToUse: string | null = null;
   if (typeof frontmatter.when_to_use === "string" && frontmatter.when_to_use.trim() !== "") whenToUse = frontmatter.when_to_use.trim();
@@ -169,11 +159,14 @@ export async function buildNativeSkill(
   }
   const envAllow = readEnvAllow(frontmatter.env_allow, warnings);
   const timeoutSeconds = readTimeout(frontmatter.timeout_seconds, source.defaultTimeoutSeconds, warnings);
-  const requirements = readHostRequirements(readMetadata(frontmatter, warnings), warnings);
+  const requirements = readHostRequirements(frontmatter, readMetadata(frontmatter, warnings), warnings);
   const sandbox = parseSandboxDeclaration(frontmatter.sandbox);
   if (!sandbox.ok) warnings.push(`${sandbox.message}; the skill cannot run until it is fixed`);
   const unavailable = sandbox.ok ? unavailableReason(requirements, source.probe) : `its sandbox declaration is invalid: ${sandbox.message}`;
-  const resources = await listResources(source.skillDir, warnings);
+  const resources = await listResources(source.skillDir, source.skillFile, path.basename(source.sourcePath), warnings);
+  const missing = missingInstructionPaths(source.body, [path.basename(source.sourcePath), ...RESOURCE_LISTS.flatMap((list) => resources[list])]);
+  for (const named of missing.slice(0, MAX_MISSING_PATH_WARNINGS)) warnings.push(`the instructions name ${JSON.stringify(named)}, which is no file of the skill folder`);
+  if (missing.length > MAX_MISSING_PATH_WARNINGS) warnings.push(`the instructions name ${missing.length - MAX_MISSING_PATH_WARNINGS} more paths that are no file of the skill folder`);
 
   return {
     ok: true,
@@ -194,6 +187,7 @@ export async function buildNativeSkill(
       whenToUse,
       tools,
       resources,
+      specDeviations: specDeviations(frontmatter, source.folderName),
       declaredClass,
       frontmatter,
       instructions: source.body,

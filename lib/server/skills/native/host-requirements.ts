@@ -3,10 +3,10 @@ import path from "node:path";
 import { consoleEnvValue, SCRIPT_SYSTEM_PATH } from "@/lib/server/env";
 
 /**
- * Keys under `metadata` that carry OpenClaw's gating block: `openclaw`, and its legacy names from the
- * project's renames (`clawdbot`, then `clawdis`), which published skills still use.
+ * Keys under `metadata` that carry OpenClaw's gating block: `openclaw`, and its earlier names from the
+ * project's renames (`clawdbot`, `clawdis`, `moltbot`), which published skills still use.
  */
-export const OPENCLAW_METADATA_KEYS = ["openclaw", "clawdbot", "clawdis"] as const;
+export const OPENCLAW_METADATA_KEYS = ["openclaw", "clawdbot", "clawdis", "moltbot"] as const;
 
 /** What a native skill needs from the host, gathered from `metadata` and its OpenClaw blocks. */
 export interface HostRequirements {
@@ -82,29 +82,33 @@ export function readMetadata(frontmatter: Record<string, unknown>, warnings: str
 }
 
 /**
- * Gathers the host requirements of a skill (issue 5 point 1; OpenClaw's gating keys): `metadata.os`
- * and `metadata.requires.{bins,anyBins,env,config}`, and the same keys inside `metadata.openclaw`
- * (or its legacy names `metadata.clawdbot`, `metadata.clawdis`). `os` and every list accept one
- * string or a list of strings; os words are mapped to process.platform names (macos → darwin,
- * windows → win32); an unknown os word is kept as written and warned about. Malformed values are
- * warnings, never failures. Pure apart from pushing to `warnings`.
+ * Gathers the host requirements of a skill (DESIGN.md "Native skills"; OpenClaw's gating keys): `os`,
+ * `requires.{bins,anyBins,env,config}` and `primaryEnv` (an environment variable the skill needs) at the
+ * frontmatter's top level, under `metadata`, and under `metadata.openclaw` or its earlier names
+ * (`metadata.clawdbot`, `metadata.clawdis`, `metadata.moltbot`). `os` and every list accept one string
+ * or a list of strings; os words are mapped to process.platform names (macos → darwin, windows →
+ * win32); an unknown os word is kept as written and warned about. Malformed values are warnings, never
+ * failures. Pure apart from pushing to `warnings`.
  */
-export function readHostRequirements(metadata: Record<string, unknown> | null, warnings: string[]): HostRequirements {
+export function readHostRequirements(frontmatter: Record<string, unknown>, metadata: Record<string, unknown> | null, warnings: string[]): HostRequirements {
   const requirements: HostRequirements = { osLists: [], bins: [], anyBins: [], env: [], config: [] };
-  if (!metadata) return requirements;
-  const blocks: Array<[string, Record<string, unknown>]> = [["metadata", metadata]];
+  // "" is the frontmatter's top level: its keys are named bare (`os`, `requires.bins`).
+  const blocks: Array<[string, Record<string, unknown>]> = [["", frontmatter]];
+  if (metadata) blocks.push(["metadata", metadata]);
   for (const key of OPENCLAW_METADATA_KEYS) {
-    const block = metadata[key];
+    const block = metadata?.[key];
     if (block === undefined || block === null) continue;
     if (isMapping(block)) blocks.push([`metadata.${key}`, block]);
     else warnings.push(`metadata.${key} is not a mapping; ignored`);
   }
   for (const [where, block] of blocks) {
+    const at = (key: string) => (where === "" ? key : `${where}.${key}`);
+    if (block.primaryEnv !== undefined && block.primaryEnv !== null) requirements.env.push(...stringList(block.primaryEnv, at("primaryEnv"), warnings));
     if (block.os !== undefined && block.os !== null) {
-      const words = stringList(block.os, `${where}.os`, warnings);
+      const words = stringList(block.os, at("os"), warnings);
       const platforms = words.map((word) => {
         const platform = OS_ALIASES[word.toLowerCase()];
-        if (!platform) warnings.push(`${where}.os: unknown operating system ${JSON.stringify(word)}`);
+        if (!platform) warnings.push(`${at("os")}: unknown operating system ${JSON.stringify(word)}`);
         return platform ?? word;
       });
       if (platforms.length > 0) requirements.osLists.push(platforms);
@@ -112,14 +116,14 @@ export function readHostRequirements(metadata: Record<string, unknown> | null, w
     const requires = block.requires;
     if (requires === undefined || requires === null) continue;
     if (!isMapping(requires)) {
-      warnings.push(`${where}.requires is not a mapping; ignored`);
+      warnings.push(`${at("requires")} is not a mapping; ignored`);
       continue;
     }
-    requirements.bins.push(...stringList(requires.bins, `${where}.requires.bins`, warnings));
-    const anyBins = stringList(requires.anyBins, `${where}.requires.anyBins`, warnings);
+    requirements.bins.push(...stringList(requires.bins, at("requires.bins"), warnings));
+    const anyBins = stringList(requires.anyBins, at("requires.anyBins"), warnings);
     if (anyBins.length > 0) requirements.anyBins.push(anyBins);
-    requirements.env.push(...stringList(requires.env, `${where}.requires.env`, warnings));
-    requirements.config.push(...stringList(requires.config, `${where}.requires.config`, warnings));
+    requirements.env.push(...stringList(requires.env, at("requires.env"), warnings));
+    requirements.config.push(...stringList(requires.config, at("requires.config"), warnings));
   }
   requirements.bins = [...new Set(requirements.bins)];
   requirements.env = [...new Set(requirements.env)];

@@ -9,11 +9,15 @@ import { compareNames } from "../walk-manifests";
 import { buildNativeSkill } from "./build-native-skill";
 import { createHostProbe, type HostProbe } from "./host-requirements";
 import { MAX_SKILL_FILE_BYTES, parseSkillMarkdown } from "./parse-skill-markdown";
+import { specDeviations } from "./spec-deviations";
 
-/** The instructions file of a native skill (Agent Skills spec); `skill.md` is tolerated with a warning. */
+/** The instructions file of a native skill (Agent Skills spec); any other letter case (`skill.md`, `Skill.md`) is tolerated with a warning. */
 export const SKILL_FILE = "SKILL.md";
-/** The lowercase spelling some published skills use. */
-export const LOWERCASE_SKILL_FILE = "skill.md";
+
+/** True when `name` is SKILL.md in some letter case. */
+export function isSkillFileName(name: string): boolean {
+  return name.toLowerCase() === "skill.md";
+}
 
 /** Options of one native loader scan. */
 export interface NativeLoaderOptions {
@@ -36,7 +40,7 @@ export interface NativeLoadResult {
 type Examined =
   | { outcome: "ignored" }
   | { outcome: "skipped"; path: string; reason: string; warnings: string[] }
-  | { outcome: "failed"; path: string; name: string | null; reason: string; line: string; warnings: string[] }
+  | { outcome: "failed"; path: string; name: string | null; reason: string; line: string; warnings: string[]; specDeviations?: string[] }
   | { outcome: "built"; skill: NativeSkill };
 
 async function sortedEntries(dir: string, log: LoaderLog): Promise<Dirent[] | null> {
@@ -85,19 +89,14 @@ async function examineSkillFolder(
   const folderPath = path.join(rootReal, category, folder);
   const names = await sortedEntries(folderPath, options.log);
   if (!names) return { outcome: "ignored" };
-  const has = (file: string) => names.some((entry) => entry.name === file);
   const warnings: string[] = [];
-  let fileName: string;
-  if (has(SKILL_FILE)) {
-    fileName = SKILL_FILE;
-    if (has(LOWERCASE_SKILL_FILE)) warnings.push(`both ${SKILL_FILE} and ${LOWERCASE_SKILL_FILE} exist; using ${SKILL_FILE}`);
-  } else if (has(LOWERCASE_SKILL_FILE)) {
-    fileName = LOWERCASE_SKILL_FILE;
-    warnings.push(`the file is named ${LOWERCASE_SKILL_FILE}; the Agent Skills spec names it ${SKILL_FILE}`);
-  } else {
-    // No SKILL.md: a subprocess skill's folder (skill.json) or anything else; not a native skill.
-    return { outcome: "ignored" };
-  }
+  // Entries are in byte order, so SKILL.md (uppercase sorts first) wins over skill.md and Skill.md.
+  const spellings = names.filter((entry) => isSkillFileName(entry.name)).map((entry) => entry.name);
+  // No SKILL.md in any case: a subprocess skill's folder (skill.json) or anything else; not a native skill.
+  if (spellings.length === 0) return { outcome: "ignored" };
+  const fileName = spellings.includes(SKILL_FILE) ? SKILL_FILE : spellings[0]!;
+  if (spellings.length > 1) warnings.push(`both ${spellings.join(" and ")} exist; using ${fileName}`);
+  else if (fileName !== SKILL_FILE) warnings.push(`the file is named ${fileName}; the Agent Skills spec names it ${SKILL_FILE}`);
   const sourcePath = path.join(folderPath, fileName);
   const fail = (message: string, stage: "parse" | "build", name: string | null = null): Examined => ({
     outcome: "failed",
@@ -137,14 +136,20 @@ async function examineSkillFolder(
     defaultTimeoutSeconds: options.defaultTimeoutSeconds,
     probe: options.probe,
   });
-  if (!built.ok) return { ...(fail(built.message, "build", built.name) as Extract<Examined, { outcome: "failed" }>), warnings: [...warnings, ...parsed.warnings] };
+  if (!built.ok) {
+    return {
+      ...(fail(built.message, "build", built.name) as Extract<Examined, { outcome: "failed" }>),
+      warnings: [...warnings, ...parsed.warnings],
+      specDeviations: specDeviations(parsed.frontmatter, folder),
+    };
+  }
   return { outcome: "built", skill: built.skill };
 }
 
 /**
  * The native (SKILL.md) skill loader (seed 004, DESIGN.md "Native skills", issue 5 point 1). Walks
  * exactly `<skillsPath>/<category>/<skill>/` in lexical (byte) order, skipping dot folders and not
- * following symlinked folders (skipped and reported); a folder without SKILL.md (or `skill.md`) is not a
+ * following symlinked folders (skipped and reported); a folder without SKILL.md (in any letter case) is not a
  * native skill and is ignored silently (a subprocess skill's folder, say); a SKILL.md right under a
  * category folder is reported as misplaced. Each SKILL.md is parsed (parseSkillMarkdown) and built
  * (buildNativeSkill): no frontmatter → skipped; a parse error or no description → failed; a name taken
@@ -183,13 +188,14 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
     roots.push(rootEntry);
     if (!usable) return finish();
     const rootReal = usable.real;
-    const entry = (at: string, name: string | null, reason: string | null, warnings: string[]): LoaderEntry => ({
+    const entry = (at: string, name: string | null, reason: string | null, warnings: string[], deviations?: string[]): LoaderEntry => ({
       path: at,
       root: rootReal,
       kind: "native",
       name,
       reason,
       warnings: [...warnings],
+      ...(deviations ? { specDeviations: [...deviations] } : {}),
     });
     const skip = (at: string, name: string | null, reason: string, warnings: string[] = []) => {
       log.write(loaderLine.skippedNative(at, reason));
@@ -205,7 +211,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
       }
       if (!categoryEntry.isDirectory()) continue;
       const skillEntries = (await sortedEntries(categoryPath, log)) ?? [];
-      const misplaced = skillEntries.find((item) => item.name === SKILL_FILE || item.name === LOWERCASE_SKILL_FILE);
+      const misplaced = skillEntries.find((item) => isSkillFileName(item.name));
       if (misplaced) {
         skip(path.join(categoryPath, misplaced.name), null, `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the category folder`);
       }
@@ -231,7 +237,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
         }
         if (examined.outcome === "failed") {
           log.write(examined.line);
-          failed.push(entry(examined.path, examined.name, examined.reason, examined.warnings));
+          failed.push(entry(examined.path, examined.name, examined.reason, examined.warnings, examined.specDeviations));
           continue;
         }
         const { skill } = examined;
@@ -239,7 +245,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
           const holder = firstSeen.get(skill.name);
           log.write(loaderLine.duplicate(skill.name, skill.source.path));
           skipped.push(
-            entry(skill.source.path, skill.name, holder ? `name already registered from ${holder}` : "name already taken by a subprocess skill (subprocess skills load first)", skill.warnings),
+            entry(skill.source.path, skill.name, holder ? `name already registered from ${holder}` : "name already taken by a subprocess skill (subprocess skills load first)", skill.warnings, skill.specDeviations),
           );
           continue;
         }
@@ -248,7 +254,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
         skills.push(skill);
         log.write(loaderLine.registeredNative(skill.name, skill.source.path));
         for (const warning of skill.warnings) log.write(loaderLine.warning(skill.name, skill.source.path, warning));
-        registered.push(entry(skill.source.path, skill.name, null, skill.warnings));
+        registered.push(entry(skill.source.path, skill.name, null, skill.warnings, skill.specDeviations));
       }
     }
   } catch (error) {

@@ -75,7 +75,8 @@ function describeValue(value: unknown): string {
  * YAML is then parsed through gray-matter with `yaml` as its only engine (safeYamlParse). Refuses, with
  * a one-line reason: files over MAX_SKILL_FILE_BYTES, invalid UTF-8, frontmatter over
  * MAX_FRONTMATTER_BYTES, an opening `---` that is never closed, invalid YAML, alias bombs, and
- * frontmatter that is not a mapping. A file not starting with `---` gives problem "no_frontmatter".
+ * frontmatter that is not a mapping. Invalid YAML whose plain values hold ": " is read again with those
+ * values quoted (quoteColonValues; DESIGN.md "Native skills" leniency), with a warning naming each line. A file not starting with `---` gives problem "no_frontmatter".
  * Pure; never throws.
  */
 export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
@@ -109,6 +110,75 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
   }
   const body = lines.slice(close + 1).join("\n");
 
+  const parsed = parseFrontmatter(yamlText, body, warnings);
+  if (!parsed.ok) {
+    // What the authors' own tools accept: a plain value holding ": " (a description that reads
+    // "Use when: …") is read as if it were quoted, and said so.
+    const repaired = quoteColonValues(yamlText);
+    if (repaired === null) return fail(parsed.message);
+    const retried = parseFrontmatter(repaired.text, body, warnings);
+    if (!retried.ok) return fail(parsed.message);
+    for (const at of repaired.quoted) warnings.push(`frontmatter line ${at.line}: the value of ${at.key} holds an unquoted ": " (invalid YAML); read as if it were quoted`);
+    return { ok: true, frontmatter: retried.frontmatter, body: retried.body, warnings };
+  }
+  return { ok: true, frontmatter: parsed.frontmatter, body: parsed.body, warnings };
+}
+
+/** A top-level or nested `key: value` line whose value is a plain scalar (not quoted, not a flow collection, block scalar, alias, anchor or tag). */
+const PLAIN_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([^\s"'[{|>&*!#%@`].*)$/;
+
+/**
+ * The frontmatter text with every plain value that holds ": " (which YAML reads as a nested mapping and
+ * refuses) wrapped in double quotes, its more-indented continuation lines joined to it; null when no
+ * line needed it. Returns the text and, for each value quoted, its 1-based line in the frontmatter and key.
+ * Pure.
+ */
+export function quoteColonValues(yamlText: string): { text: string; quoted: Array<{ line: number; key: string }> } | null {
+  const lines = yamlText.split("\n");
+  const out: string[] = [];
+  const quoted: Array<{ line: number; key: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const match = PLAIN_VALUE_LINE.exec(line);
+    if (!match) {
+      out.push(line);
+      continue;
+    }
+    const indent = (match[1] ?? "").length + (match[2] ?? "").length;
+    const parts = [match[4]!.trim()];
+    let next = i + 1;
+    // A plain scalar goes on over the following lines indented deeper than its key.
+    while (next < lines.length) {
+      const following = lines[next]!;
+      const depth = following.length - following.trimStart().length;
+      if (following.trim() === "" || depth <= indent) break;
+      parts.push(following.trim());
+      next++;
+    }
+    const value = parts.join(" ");
+    if (!value.includes(": ")) {
+      out.push(...lines.slice(i, next));
+      i = next - 1;
+      continue;
+    }
+    out.push(`${match[1] ?? ""}${match[2] ?? ""}${match[3]}: ${JSON.stringify(value)}`);
+    quoted.push({ line: i + 1, key: match[3]! });
+    i = next - 1;
+  }
+  return quoted.length > 0 ? { text: out.join("\n"), quoted } : null;
+}
+
+/**
+ * Parses the frontmatter block `yamlText` (and the `body` after it) through gray-matter with `yaml` as
+ * its only engine (safeYamlParse; YAML warnings pushed to `warnings`). Returns the mapping and body, or
+ * the one-line reason it is refused (invalid YAML, alias bomb, not a mapping). Never throws.
+ */
+function parseFrontmatter(
+  yamlText: string,
+  body: string,
+  warnings: string[],
+): { ok: true; frontmatter: Record<string, unknown>; body: string } | { ok: false; message: string } {
+  const fail = (message: string) => ({ ok: false as const, message });
   let parsed: matter.GrayMatterFile<string> & { isEmpty?: boolean };
   try {
     parsed = matter(`---\n${yamlText}\n---\n${body}`, {
@@ -133,5 +203,5 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return fail(`frontmatter must be a YAML mapping (key: value lines), not ${describeValue(data)}`);
   }
-  return { ok: true, frontmatter: data as Record<string, unknown>, body: parsed.content, warnings };
+  return { ok: true, frontmatter: data as Record<string, unknown>, body: parsed.content };
 }

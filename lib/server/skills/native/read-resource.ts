@@ -2,9 +2,9 @@ import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/lib/server/errors";
-import { RESOURCE_FOLDERS, type ResourceFolder } from "@/lib/types/skill";
 import { isUnderRoot } from "../allowlist-roots";
 import type { NativeSkill } from "../registered-skill";
+import { isHiddenName } from "./list-resources";
 
 /**
  * One resource file of a native skill as level 3 serves it (issue 5 contract: `?format=json`,
@@ -79,26 +79,22 @@ export function mediaTypeOf(file: string): string {
 }
 
 function notFound(skill: NativeSkill, requested: string): AppError {
-  return new AppError(
-    "not_found",
-    `no resource ${JSON.stringify(requested)} in skill ${skill.name} (only files under ${RESOURCE_FOLDERS.map((folder) => `${folder}/`).join(", ")})`,
-  );
+  return new AppError("not_found", `no resource ${JSON.stringify(requested)} in skill ${skill.name} (any file of its folder but ${path.basename(skill.skillFile)} and hidden files)`);
 }
 
 // True when a path (one form of the request) holds anything a resource path never may.
 function forbiddenForm(form: string): boolean {
   if (form === "" || form.includes("\0") || form.includes("\\") || form.startsWith("/") || path.isAbsolute(form)) return true;
-  return form.split("/").some((segment) => segment === ".." || segment === "." || segment === "");
+  return form.split("/").some((segment) => segment === ".." || segment === "." || segment === "" || isHiddenName(segment));
 }
 
 /**
  * Checks a requested resource path (route segments joined with `/`, already URL-decoded once by the
- * router) and splits it into its resource folder and the rest. Decodes it once more, so `%2e%2e` that
- * survived the router is seen as `..`, and refuses either form holding `..`, `.` or empty segments,
- * NUL, a backslash, or an absolute path, and any path not starting with a resource folder and naming
- * something in it. Returns null when refused. Pure.
+ * router) and splits it into its segments. Decodes it once more, so `%2e%2e` that survived the router
+ * is seen as `..`, and refuses either form holding `..`, `.` or empty segments, a hidden segment
+ * (`.env`, `.git/`), NUL, a backslash, or an absolute path. Returns null when refused. Pure.
  */
-export function splitResourcePath(requested: string): { folder: ResourceFolder; rest: string[] } | null {
+export function splitResourcePath(requested: string): string[] | null {
   let decoded = requested;
   try {
     decoded = decodeURIComponent(requested);
@@ -106,9 +102,7 @@ export function splitResourcePath(requested: string): { folder: ResourceFolder; 
     // Not valid percent-encoding: nothing hidden in it to decode; the raw form is checked below.
   }
   if (forbiddenForm(requested) || forbiddenForm(decoded)) return null;
-  const [first, ...rest] = requested.split("/");
-  if (!RESOURCE_FOLDERS.includes(first as ResourceFolder) || rest.length === 0) return null;
-  return { folder: first as ResourceFolder, rest };
+  return requested.split("/");
 }
 
 function isText(bytes: Buffer, complete: boolean): boolean {
@@ -132,27 +126,28 @@ async function openedPath(fd: number): Promise<string | null> {
 }
 
 /**
- * Opens one level-3 resource of a native skill (seed 004, issue 5 point 2 and contract): the request is
- * checked by splitResourcePath, resolved with realpath, and must stay under
- * realpath(skillDir)/<folder> (a symlink anywhere else — SKILL.md, another folder, outside the skill —
- * is refused); the final component is opened with O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks),
+ * Opens one level-3 resource of a native skill (seed 004; DESIGN.md "Native skills": any regular file of
+ * the skill folder but SKILL.md itself): the request is checked by splitResourcePath, resolved with
+ * realpath, and must stay under realpath(skillDir) and not be the SKILL.md (a symlink to it, or to
+ * anything outside the skill, is refused); the final component is opened with O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks),
  * must be a regular file, and its size is checked on the open descriptor. A file within `limitBytes`
  * is read whole; text = valid UTF-8 without NUL. A larger file is described only (its first
  * TEXT_SNIFF_BYTES decide text or binary). Throws AppError `not_found` (404) for anything refused or
  * absent, with one message for all of them.
  */
 export async function openSkillResource(skill: NativeSkill, requestedPath: string, limitBytes: number): Promise<OpenedResource> {
-  const split = splitResourcePath(requestedPath);
-  if (!split) throw notFound(skill, requestedPath);
-  const base = path.join(skill.skillDir, split.folder);
+  const segments = splitResourcePath(requestedPath);
+  if (!segments) throw notFound(skill, requestedPath);
+  const base = skill.skillDir;
   let real: string;
   try {
     if ((await fs.realpath(base)) !== base) throw notFound(skill, requestedPath);
-    real = await fs.realpath(path.join(base, ...split.rest));
+    real = await fs.realpath(path.join(base, ...segments));
   } catch {
     throw notFound(skill, requestedPath);
   }
-  if (!isUnderRoot(base, real)) throw notFound(skill, requestedPath);
+  // Level 2 serves SKILL.md; a hidden file reached through a link is no resource either.
+  if (!isUnderRoot(base, real) || real === base || real === skill.skillFile || path.relative(base, real).split(path.sep).some(isHiddenName)) throw notFound(skill, requestedPath);
 
   let handle: fs.FileHandle;
   try {
@@ -164,7 +159,7 @@ export async function openSkillResource(skill: NativeSkill, requestedPath: strin
     const stat = await handle.stat();
     if (!stat.isFile()) throw notFound(skill, requestedPath);
     const where = await openedPath(handle.fd);
-    if (where !== null && !isUnderRoot(base, where)) throw notFound(skill, requestedPath);
+    if (where !== null && (!isUnderRoot(base, where) || where === skill.skillFile)) throw notFound(skill, requestedPath);
 
     const size = stat.size;
     const mediaType = mediaTypeOf(requestedPath);

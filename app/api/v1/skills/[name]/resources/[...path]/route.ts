@@ -17,14 +17,14 @@ function attachmentDisposition(file: string): string {
 }
 
 /**
- * `GET /api/v1/skills/{name}/resources/{path…}` (viewer; seed 004 level 3, issue 5 contract): one file
- * under a native skill's scripts/, references/, templates/ or assets/ (openSkillResource resolves
+ * `GET /api/v1/skills/{name}/resources/{path…}` (viewer; seed 004 level 3, DESIGN.md "Native skills"):
+ * any file of a native skill's folder but SKILL.md and hidden files (openSkillResource resolves
  * `..`, encodings and symlinks). Default: the file itself — text as `text/plain; charset=utf-8`,
  * binary as `application/octet-stream` with `Content-Disposition: attachment`, always with
  * `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; over
  * SKILL_RESOURCE_LIMIT_BYTES → 413 `too_large`. `?format=json` → `{"resource": ResourceContent}` (text
  * null for binary or over-limit files, with a description). 404 `not_found` for an unknown skill, a
- * subprocess skill, or any path outside the resource folders; 400 `bad_request` for another format.
+ * subprocess skill, SKILL.md, a hidden file or any path outside the skill folder; 400 `bad_request` for another format.
  * An API token reads only the skills its persona may see (its lists and categories, as
  * skill_read_resource): 403 `forbidden` otherwise; a signed-in person reads any skill.
  */

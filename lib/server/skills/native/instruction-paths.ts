@@ -1,0 +1,79 @@
+import path from "node:path";
+
+/**
+ * Level 3 as the instructions name it (DESIGN.md "Native skills": a relative link or path named in the
+ * instructions that resolves to no file is a loader warning). Public skills tell the agent to read
+ * `FORMS.md` or `reference/api.md`; a name that leads nowhere is a file the agent will ask for and not get.
+ */
+
+/** Most missing paths reported for one skill; the rest are counted. */
+export const MAX_MISSING_PATH_WARNINGS = 20;
+
+/** Folders whose files instructions name in code spans (`scripts/fill.py`, `reference/api.md`). */
+const NAMED_FOLDERS = new Set(["scripts", "references", "reference", "templates", "assets", "examples"]);
+/** A path-like code span: relative segments of word characters, dots and hyphens, with a file extension. */
+const PATH_SPAN = /^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]{1,8}$/;
+/** An inline link or image `[text](target "title")`, and a reference definition `[label]: target`. */
+const INLINE_LINK = /!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
+const REFERENCE_LINK = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gm;
+const CODE_SPAN = /`([^`\n]+)`/g;
+
+/** The markdown with fenced code blocks blanked (their text names commands, not links). */
+function withoutFences(markdown: string): string {
+  return markdown.replace(/^( {0,3})(```+|~~~+)[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\S\n]*$|(?![\s\S]))/gm, "");
+}
+
+/** The relative, in-folder form of a link target, or null for what is no file of the skill (a URL, an anchor, an absolute path). */
+function relativeTarget(raw: string): string | null {
+  let target = raw.startsWith("<") && raw.endsWith(">") ? raw.slice(1, -1) : raw;
+  target = target.split("#")[0]!.split("?")[0]!;
+  if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") || target.startsWith("~")) return null;
+  try {
+    target = decodeURIComponent(target);
+  } catch {
+    // Not percent-encoded text: checked as written.
+  }
+  return target;
+}
+
+/**
+ * The paths `instructions` (SKILL.md's markdown body) names that are no file or folder of the skill:
+ * relative link targets (inline, images, reference definitions) outside fenced code, and code spans
+ * that look like a file path and either start with a folder skills keep their files in (`scripts/`,
+ * `reference/`, …) or one the skill has, or are a bare `*.md` name. `files` are the skill's files
+ * relative to its folder (the resource index, SKILL.md included). A path leading out of the folder
+ * (`../x.md`) counts as missing. Returns each missing path once, in order of appearance. Pure.
+ */
+export function missingInstructionPaths(instructions: string, files: readonly string[]): string[] {
+  const known = new Set<string>();
+  const folders = new Set<string>();
+  for (const file of files) {
+    known.add(file);
+    const parts = file.split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
+  }
+  const topLevel = new Set([...folders].filter((folder) => !folder.includes("/")));
+  const text = withoutFences(instructions);
+  const named: string[] = [];
+  for (const match of text.matchAll(INLINE_LINK)) named.push(match[1]!);
+  for (const match of text.matchAll(REFERENCE_LINK)) named.push(match[1]!);
+  const candidates: string[] = [];
+  for (const raw of named) {
+    const target = relativeTarget(raw);
+    if (target !== null) candidates.push(target);
+  }
+  for (const match of text.matchAll(CODE_SPAN)) {
+    const span = match[1]!.trim();
+    if (!PATH_SPAN.test(span)) continue;
+    const first = span.replace(/^\.\//, "").split("/")[0]!;
+    const bareMarkdown = !span.includes("/") && span.toLowerCase().endsWith(".md");
+    if (bareMarkdown || (span.includes("/") && (NAMED_FOLDERS.has(first) || topLevel.has(first)))) candidates.push(span);
+  }
+  const missing: string[] = [];
+  for (const candidate of candidates) {
+    const normal = path.posix.normalize(candidate).replace(/\/$/, "");
+    const exists = normal !== ".." && !normal.startsWith("../") && (known.has(normal) || folders.has(normal) || normal === ".");
+    if (!exists && !missing.includes(candidate)) missing.push(candidate);
+  }
+  return missing;
+}
