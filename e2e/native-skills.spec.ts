@@ -16,6 +16,9 @@ test("a native skill page renders its instructions, browses its resources and sh
   // The class comes from the frontmatter (`class: safe`), so no "declared: none" note.
   await expect(page.locator("main [data-class]").first()).toHaveAttribute("data-class", "safe");
   await expect(page.getByTestId("declared-class-none")).toHaveCount(0);
+  // What reading it costs and what running its scripts needs, separately (issue 12 point 4).
+  await expect(page.getByText("read: safe", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("scripts: safe", { exact: true }).first()).toBeVisible();
 
   // Level 2: the SKILL.md body as markdown — headings, lists, inline code — never as raw text.
   const instructions = page.getByTestId("skill-instructions");

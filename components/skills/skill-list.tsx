@@ -7,7 +7,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { Skill } from "@/lib/types/skill";
 import { VirtualList } from "@/components/ui/virtual-list";
 import { flattenGroups, type SkillGroup } from "./filter-skills";
-import { SkillClassBadge } from "./skill-class-badge";
+import { isReadOnlyNative, SkillClassBadge } from "./skill-class-badge";
 
 const ROW_GRID =
   "grid grid-cols-[minmax(0,1fr)_6rem] items-center gap-4 sm:grid-cols-[minmax(10rem,16rem)_minmax(0,1fr)_5.5rem_4rem_6rem]";
@@ -17,11 +17,12 @@ const ROW_HEIGHT = 40;
 
 /**
  * One skill as a light row: a stretched link on the name (with `native`, `unavailable` and warning
- * badges), then description, kind, timeout and class.
- * The link is a plain `<a>` (no next/link per row: its viewport prefetching costs too much with
+ * badges), then description, kind, timeout and class — for a native skill with no scripts, no timeout
+ * and `safe` (reading it is all it does; issue 12 point 4). The link is a plain `<a>` (no next/link per row: its viewport prefetching costs too much with
  * thousands of rows); SkillList routes its clicks on the client. One line high: long text truncates.
  */
 const SkillRow = memo(function SkillRow({ skill }: { skill: Skill }) {
+  const readOnly = isReadOnlyNative(skill);
   return (
     <div
       role="row"
@@ -58,11 +59,15 @@ const SkillRow = memo(function SkillRow({ skill }: { skill: Skill }) {
       <span role="cell" className="hidden text-xs text-zinc-500 sm:block">
         {skill.kind}
       </span>
-      <span role="cell" className="hidden font-mono text-xs text-zinc-500 tabular-nums sm:block" title="Timeout">
-        {skill.timeoutSeconds}s
+      <span role="cell" className="hidden font-mono text-xs text-zinc-500 tabular-nums sm:block" title={readOnly ? "No scripts: nothing runs" : "Timeout"}>
+        {readOnly ? "–" : `${skill.timeoutSeconds}s`}
       </span>
       <span role="cell" className="justify-self-end">
-        <SkillClassBadge skillClass={skill.class} />
+        {readOnly ? (
+          <SkillClassBadge skillClass="safe" title="A native skill with no scripts: reading it is all it does, and reading is safe." />
+        ) : (
+          <SkillClassBadge skillClass={skill.class} title={skill.kind === "native" ? "What running its scripts needs (reading it is safe)." : undefined} />
+        )}
       </span>
     </div>
   );

@@ -12,19 +12,29 @@ import { SkillWorkersCard } from "@/components/workers/skill-workers-card";
 import type { NativeToolDeclaration, Skill } from "@/lib/types/skill";
 import { CategoryLink } from "../category-link";
 import { SkillSandboxCard } from "../sandbox-summary";
-import { SkillClassBadge } from "../skill-class-badge";
+import { isReadOnlyNative, SkillClassBadge } from "../skill-class-badge";
 
 /** Frontmatter keys the page shows elsewhere (header, details, tools table), left out of the key/value list. */
 const SHOWN_ELSEWHERE = new Set(["name", "description", "when_to_use", "tools"]);
 
 /**
- * The class line of a native skill: its class badge, and when the frontmatter declares none the note
- * that its scripts run as `mutating` (DESIGN.md "Native skills", class rules).
+ * The class line of a native skill (DESIGN.md "Native skills", class rules): what reading it costs
+ * (always safe) and, separately, what running its scripts needs — its class, with the note that they
+ * run as `mutating` when the frontmatter declares none; a skill with no scripts shows only the first.
  */
 export function NativeClass({ skill }: { skill: Skill }) {
+  if (isReadOnlyNative(skill)) {
+    return (
+      <span className="inline-flex flex-wrap items-center gap-2">
+        <SkillClassBadge skillClass="safe" label="read" title="Reading its instructions and resources is always safe." />
+        <span className="text-xs text-zinc-500">no scripts to run</span>
+      </span>
+    );
+  }
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <SkillClassBadge skillClass={skill.class} />
+      <SkillClassBadge skillClass="safe" label="read" title="Reading its instructions and resources is always safe." />
+      <SkillClassBadge skillClass={skill.class} label="scripts" />
       {skill.declaredClass === null ? (
         <span className="text-xs text-zinc-500" data-testid="declared-class-none">
           declared: none — scripts run as mutating
@@ -35,8 +45,8 @@ export function NativeClass({ skill }: { skill: Skill }) {
 }
 
 /**
- * The details card of a native skill (category, class, kind, availability, when_to_use, timeout and
- * SKILL.md path), followed by its Sandbox card and the Workers card of who holds it with which digest
+ * The details card of a native skill (category, class, kind, availability, when_to_use, its scripts'
+ * timeout when it has scripts, and SKILL.md path), followed by its Sandbox card and the Workers card of who holds it with which digest
  * (DESIGN.md "Workers and the sandbox": both shown on the skill page), as siblings in the side column.
  */
 export function NativeSkillFacts({ skill }: { skill: Skill }) {
@@ -70,7 +80,7 @@ function NativeSkillDetails({ skill }: { skill: Skill }) {
               value: skill.whenToUse ? <span className="whitespace-pre-wrap">{skill.whenToUse}</span> : <EmptyValue label="not given" />,
               wide: true,
             },
-            { term: "Script timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> },
+            ...(isReadOnlyNative(skill) ? [] : [{ term: "Script timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> }]),
             { term: "Source", value: <code className="font-mono text-[12px] break-all text-zinc-700">{skill.source.path}</code>, wide: true },
           ]}
         />
