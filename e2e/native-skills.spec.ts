@@ -138,3 +138,29 @@ test("an unavailable native skill says why and cannot run", async ({ page, reque
   await expect(page.getByTestId("unavailable-reason")).toContainText(unavailable.unavailableReason ?? "");
   await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
 });
+
+test("a native skill with no scripts reads as safe, shows no script timeout, and serves the files beside its SKILL.md", async ({ page }) => {
+  // e2e/fixtures/native/e2e/read-only-guide: FORMS.md and reference/steps.md beside SKILL.md, no scripts/.
+  await page.goto("/skills/read-only-guide");
+  await expect(page.getByRole("heading", { level: 1, name: "read-only-guide" })).toBeVisible();
+  await expect(page.getByText("read: safe", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("no scripts to run").first()).toBeVisible();
+  await expect(page.getByText(/^scripts: /)).toHaveCount(0);
+  await expect(page.getByText("Script timeout")).toHaveCount(0);
+
+  const files = page.getByRole("navigation", { name: "Resource files" });
+  const other = files.locator('[data-folder="other"]');
+  await expect(other).toContainText("FORMS.md");
+  await expect(other).toContainText("reference/steps.md");
+  await other.getByRole("button", { name: "FORMS.md" }).click();
+  const viewer = page.getByTestId("resource-viewer");
+  await expect(viewer).toHaveAttribute("data-path", "FORMS.md");
+  await expect(viewer.getByTestId("resource-text")).toContainText("Every request names a host and a reason.");
+
+  // In the list: safe, and no timeout.
+  await page.goto("/skills");
+  const row = page.getByTestId("skill-row").filter({ hasText: "read-only-guide" });
+  await expect(row.locator("[data-class]")).toHaveAttribute("data-class", "safe");
+  await expect(row.getByTitle("No scripts: nothing runs")).toHaveText("–");
+});
+
