@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
@@ -41,6 +42,11 @@ function MatchRow({ match, rank, onKeyDown }: { match: SkillSearchMatch; rank: n
           <span className="flex items-center gap-2">
             <span className="truncate font-mono text-[13px] font-medium text-zinc-900">{match.name}</span>
             <span className="text-xs text-zinc-500">{match.category}</span>
+            {match.available === false ? (
+              <Badge tone="red" title="This host cannot run it; see its page for why.">
+                unavailable
+              </Badge>
+            ) : null}
           </span>
           <span className="block truncate text-sm text-zinc-600">{match.description}</span>
         </span>

@@ -12,13 +12,15 @@ export const SKILL_SEARCH_LIMIT = 10;
 
 /**
  * One ranked match of the `skill_search` agent tool: `confidence` is in (0, 1], rounded to 2 decimals
- * by the server; matches come best first.
+ * by the server; matches come best first, unavailable ones below available ones of similar confidence.
  */
 export interface SkillSearchMatch {
   name: string;
   description: string;
   category: string;
   confidence: number;
+  /** Whether this host can run it (absent from an older server: treated as available). */
+  available?: boolean;
 }
 
 /**

@@ -53,18 +53,21 @@ describe("searchSkills ranking on the fixture set", () => {
         category: "devops",
         description: skills[0]!.description,
         confidence: 1,
+        available: true,
       },
       {
         name: "deployment-status",
         category: "devops",
         description: "Show the status and history of recent deployments.",
         confidence: 0.69,
+        available: true,
       },
       {
         name: "health-check",
         category: "system",
         description: skills[3]!.description,
         confidence: 0.49,
+        available: true,
       },
     ]);
     expect(searchSkills("kill process", skills).map((m) => [m.name, m.confidence])).toEqual([
@@ -227,4 +230,25 @@ afterAll(() => {
   // Written only on request (e.g. SKILL_SEARCH_RANKING_FILE=/work/brief/search-ranking.md) so CI writes nothing.
   const file = process.env.SKILL_SEARCH_RANKING_FILE;
   if (file) fs.writeFileSync(file, table);
+});
+
+describe("searchSkills and availability", () => {
+  const pair: SearchableSkill[] = [
+    { name: "disk-report-a", description: "Report disk usage of every filesystem.", category: "system", kind: "native", available: false },
+    { name: "disk-report-b", description: "Report disk usage of every filesystem.", category: "system", kind: "native" },
+    { name: "kubectl-rollout", description: "Roll out a Kubernetes deployment with kubectl.", category: "devops", kind: "native", available: false },
+    { name: "deploy-notes", description: "Write notes about a deployment.", category: "devops", kind: "native" },
+  ];
+
+  test("an unavailable skill ranks below an available one of the same confidence, and says so", () => {
+    expect(searchSkills("report disk usage", pair).map((match) => [match.name, match.available])).toEqual([
+      ["disk-report-b", true],
+      ["disk-report-a", false],
+    ]);
+  });
+
+  test("an unavailable skill that matches clearly better still ranks first", () => {
+    const matches = searchSkills("kubectl rollout", pair);
+    expect(matches[0]).toMatchObject({ name: "kubectl-rollout", available: false, confidence: 1 });
+  });
 });

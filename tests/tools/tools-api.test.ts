@@ -131,9 +131,9 @@ describe("POST /api/v1/tools/call: read tools", () => {
       { name: "skill_search", arguments: { query: "analyze log files" }, persona: "ops" },
       viewer.headers,
     );
-    expect(result.matches[0]).toEqual({ name: "log-analyzer", description: "Analyzes log files and counts lines by level.", category: "analysis", confidence: expect.any(Number) });
+    expect(result.matches[0]).toEqual({ name: "log-analyzer", description: "Analyzes log files and counts lines by level.", category: "analysis", confidence: expect.any(Number), available: true });
     for (const match of result.matches) {
-      expect(Object.keys(match).sort()).toEqual(["category", "confidence", "description", "name"]);
+      expect(Object.keys(match).sort()).toEqual(["available", "category", "confidence", "description", "name"]);
       expect(match.confidence).toBeGreaterThan(0);
       expect(match.confidence).toBeLessThanOrEqual(1);
       expect(Math.round(match.confidence * 100) / 100).toBe(match.confidence);

@@ -19,6 +19,8 @@ export interface SearchableSkill {
   category: string;
   whenToUse?: string | null;
   kind: "subprocess" | "native";
+  /** Whether this host can run it (absent = true). */
+  available?: boolean;
 }
 
 /** One `skill_search` result (brief: `{"matches": [{name, description, category, confidence}]}`). */
@@ -28,6 +30,8 @@ export interface SkillMatch {
   category: string;
   /** 0–1, two decimals, > 0; see `searchSkills` for what it means. */
   confidence: number;
+  /** Whether this host can run it; an unavailable skill ranks below available ones of similar confidence. */
+  available: boolean;
 }
 
 /** Options of `searchSkills`. */
@@ -80,6 +84,11 @@ const SUBSTRING_WEIGHT = 0.4;
 const FLOOR_KEYWORD_LENGTH = 3;
 const EXACT_NAME_CONFIDENCE = 1;
 const MIN_CONFIDENCE = 0.01;
+/**
+ * How much lower an unavailable skill ranks than an available one of the same confidence: an agent
+ * should find the skill it can run first, and the one it cannot only when it matches clearly better.
+ */
+export const UNAVAILABLE_RANK_PENALTY = 0.15;
 
 const indexes = new WeakMap<readonly SearchableSkill[], SkillIndex>();
 
@@ -235,7 +244,8 @@ interface Candidate {
  * `Match(query, skills) []SkillMatch`). Takes the query (English or Spanish; empty or all-stopword →
  * `[]`), the skills (index cached per array object, see `skillIndexFor`) and options (`limit` default
  * 10, clamped to 1–50; `filter`). Returns at most `limit` matches, best first, each with confidence in
- * (0, 1] rounded to 2 decimals; ties broken by raw score, then name. Never throws.
+ * (0, 1] rounded to 2 decimals and whether it is available; ranked by confidence less
+ * UNAVAILABLE_RANK_PENALTY for an unavailable skill, ties broken by raw score, then name. Never throws.
  *
  * Retrieval: MiniSearch (BM25+) over name (boost 3; snake/kebab/camelCase split into words, the whole
  * name kept as a term too), description, when_to_use and category (boost 0.5); stopwords dropped,
@@ -310,9 +320,10 @@ export function searchSkills(
     }
     candidates.push({ skill, score, confidence });
   }
+  const rank = (candidate: Candidate) => candidate.confidence - (candidate.skill.available === false ? UNAVAILABLE_RANK_PENALTY : 0);
   candidates.sort(
     (a, b) =>
-      b.confidence - a.confidence ||
+      rank(b) - rank(a) ||
       b.score - a.score ||
       (a.skill.name < b.skill.name ? -1 : a.skill.name > b.skill.name ? 1 : 0),
   );
@@ -321,5 +332,6 @@ export function searchSkills(
     description: skill.description,
     category: skill.category,
     confidence,
+    available: skill.available !== false,
   }));
 }

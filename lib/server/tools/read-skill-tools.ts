@@ -36,6 +36,7 @@ function searchableSkillsOf(registry: SkillRegistry): SearchableSkill[] {
       category: skill.category,
       whenToUse: skill.kind === "native" ? skill.whenToUse : null,
       kind: skill.kind,
+      available: skill.available,
     }));
     searchableSkills.set(registry, skills);
   }
@@ -46,13 +47,14 @@ function searchableSkillsOf(registry: SkillRegistry): SearchableSkill[] {
  * `skill_search` (seed 004 task 4.2, issue 5 point 3): ranks the skills of both kinds the persona may
  * see (personaListsSkill, applied before scoring; unavailable ones included, their runs answer 409) by
  * relevance of their level-1 fields to `query` (searchSkills). Returns `{matches}` best first, at most
- * `limit` (default 10), each with a confidence in (0, 1] rounded to two decimals.
+ * `limit` (default 10), each with a confidence in (0, 1] rounded to two decimals and `available`
+ * (unavailable skills rank below available ones of similar confidence).
  */
 export function skillSearch(persona: Persona, registry: SkillRegistry, query: string, limit: number = DEFAULT_SEARCH_LIMIT): { matches: SkillMatch[] } {
   const matches = searchSkills(query, searchableSkillsOf(registry), { limit, filter: (skill) => personaListsSkill(persona, skill) })
     .filter((match) => match.confidence > 0)
     .slice(0, limit)
-    .map(({ name, description, category, confidence }) => ({ name, description, category, confidence }));
+    .map(({ name, description, category, confidence, available }) => ({ name, description, category, confidence, available }));
   return { matches };
 }
 
