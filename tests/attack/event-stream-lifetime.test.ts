@@ -138,6 +138,45 @@ describe("a stream whose reader loses the right to read it", () => {
     expect(await eventually(() => openStreamCount(CALL_STREAM_LIMITS, `person:${operatorId}`), 0)).toBe(0);
   });
 
+  it("ends at once though the token was revoked between the request's identification and the stream's start", { timeout: 120_000 }, async () => {
+    // On PostgreSQL the route awaits the call's row between identifying the caller and opening the
+    // stream: a revocation told to listeners in that gap was told to nobody, and the stream lived until
+    // its next heartbeat (3 of 101 raced attempts, 15 s each). SQLite's synchronous driver leaves no gap.
+    const path = `/api/v1/calls/${waitingCall.id}/events`;
+    const turns = async (n: number) => {
+      const until = performance.now() + n * 0.25;
+      while (performance.now() < until) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const survivors: string[] = [];
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const delay = (attempt % 30) - 20;
+      const token = await createToken(operator.headers);
+      const [stream, revoked] = await Promise.all([
+        turns(Math.max(0, -delay)).then(() => fetch(`${server.url}${path}`, { headers: token.headers })),
+        turns(Math.max(0, delay)).then(() => fetch(`${server.url}/api/v1/tokens/${token.id}`, { method: "DELETE", headers: { cookie: operator.headers.cookie!, origin: server.url } })),
+      ]);
+      expect(revoked.status).toBe(200);
+      if (stream.status !== 200) {
+        expect(stream.status).toBe(401);
+        await stream.body?.cancel();
+        continue;
+      }
+      const reader = stream.body!.getReader();
+      const deadline = Date.now() + 3_000;
+      let ended = false;
+      while (!ended && Date.now() < deadline) {
+        const next = await Promise.race([reader.read().catch(() => ({ done: true as const })), new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 3_000))]);
+        if (next === "open") break;
+        ended = next.done;
+      }
+      if (!ended) {
+        survivors.push(`attempt ${attempt}, delay ${delay}`);
+        await reader.cancel().catch(() => undefined);
+      }
+    }
+    expect(survivors).toEqual([]);
+  });
+
   it("stays open across a role change that still lets its reader read (every role may)", async () => {
     const person = await createPerson("approver");
     const id = (await db().user.findUniqueOrThrow({ where: { email: person.email } })).id;

@@ -78,7 +78,11 @@ export async function openCallEventStream(
     start(sink) {
       let lastSeq = afterSeq;
       let replaying = true;
-      const held: Array<CallEvent | { end: Call }> = [];
+      // Live lines that arrive while the stored ones replay are not kept (a reader that does not read
+      // had every line of a chatty call held for it): they are in the table before they are published,
+      // and the replay reads on until it has caught up. Only an end is held.
+      let missedLive = false;
+      let heldEnd: Call | null = null;
 
       const emit = (event: CallEvent) => {
         if (event.seq <= lastSeq) return;
@@ -107,35 +111,54 @@ export async function openCallEventStream(
 
       const replayStored = async () => {
         for (;;) {
-          // A page at a time, as fast as the client reads: a 200,000-line timeline is not queued whole.
+          // As fast as the client reads: a 200,000-line timeline, or a page of long lines that escape
+          // to six times their size, is never queued whole (past the backlog bound it would be dropped).
           await sink.ready();
           if (sink.closed) return;
           const page = await readStoredEvents(id, lastSeq, REPLAY_PAGE);
-          for (const event of page) emit(event);
-          if (page.length < REPLAY_PAGE || sink.closed) return;
+          for (const event of page) {
+            emit(event);
+            if (!sink.hasRoom) await sink.ready();
+            if (sink.closed) return;
+          }
+          if (page.length < REPLAY_PAGE) return;
         }
+      };
+      // Replays until no live line arrived meanwhile; with `thenLive`, goes live in the same turn as
+      // that last look, so no line published in between is missed.
+      const replayUntilCaughtUp = async (thenLive: boolean) => {
+        do {
+          missedLive = false;
+          await replayStored();
+        } while (missedLive && !sink.closed);
+        if (thenLive) replaying = false;
       };
 
       // An end from the bus replays the stored lines after this stream's last one first: whatever
       // reached the table and not this stream (another replica's, read late) is sent before the end.
       const endAfterReplay = (call: Call) => void replayStored().then(() => end(call), () => end(call));
       const unsubscribe = subscribe(id, {
-        onEvents: (events) => (replaying ? held.push(...events) : emitAll(events)),
+        onEvents: (events) => {
+          if (replaying) missedLive = true;
+          else emitAll(events);
+        },
         seen: () => lastSeq,
-        onEnd: (call) => (replaying ? held.push({ end: call }) : endAfterReplay(call)),
+        onEnd: (call) => {
+          if (replaying) heldEnd = call;
+          else endAfterReplay(call);
+        },
       });
 
       const follow = async () => {
         // Subscribed first: whatever is stored and published from here on is seen at least once.
-        await replayStored();
+        await replayUntilCaughtUp(false);
         const call = await getCall(id);
         if (isTerminalStatus(call.status)) {
           await replayStored();
           return end(call);
         }
-        replaying = false;
-        for (const item of held) "end" in item ? endAfterReplay(item.end) : emit(item);
-        held.length = 0;
+        await replayUntilCaughtUp(true);
+        if (heldEnd) return endAfterReplay(heldEnd);
         while (!sink.closed) {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           if (sink.closed) return;

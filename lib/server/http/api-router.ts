@@ -196,7 +196,8 @@ const WRITE_TURN_MS = 4;
 
 /**
  * Streams a web Response into a node:http response (headers, status, body), the event loop turning at
- * least every WRITE_TURN_MS, and stops when the client leaves. The answer to a request that may have
+ * least every WRITE_TURN_MS, and stops when the client leaves; a body that fails after the headers cuts
+ * the connection (the answer must not look complete). The answer to a request that may have
  * written (`mayHaveWritten`: any method but GET and HEAD) waits until its commits are on disk
  * (durable()); a failed flush answers 500 instead. An answer made by stringResponse (every small
  * jsonResponse) goes out in one write with its Content-Length, its body stream never read.
@@ -254,9 +255,14 @@ async function writeResponse(answer: Response, response: ServerResponse, headOnl
       }
     }
   } catch {
-    // The client went away, or the stream failed after its headers: nothing more to send.
+    // The client went away, or the stream failed after its headers (an event stream cut off for a
+    // backlog its client did not read): the connection is cut, never ended cleanly, so the client
+    // sees an incomplete answer rather than a complete one.
+    response.off("close", stop);
+    response.destroy();
+    return;
   } finally {
     response.off("close", stop);
-    response.end();
   }
+  response.end();
 }

@@ -72,8 +72,10 @@ export function openStreamCount(limits: StreamLimits, holder?: string): number {
 
 /** What a stream's producer writes to: text out, a wait for a slow client, and the end. */
 export interface EventStreamSink {
-  /** Queues `text` for the client. Ends the stream (queue dropped) past STREAM_BACKLOG_MAX_BYTES queued. A no-op once closed. */
+  /** Queues `text` for the client. Ends the stream (queue dropped, the connection cut) past STREAM_BACKLOG_MAX_BYTES queued. A no-op once closed. */
   send(text: string): void;
+  /** True while fewer than STREAM_READY_BYTES wait for the client: a producer that can wait should, once it is false. */
+  readonly hasRoom: boolean;
   /** Resolves when fewer than STREAM_READY_BYTES wait for the client, or the stream closed. */
   ready(): Promise<void>;
   /** Ends the stream after what is queued (idempotent). */
@@ -97,8 +99,9 @@ export interface EventStreamOptions {
 
 /**
  * Opens one server-sent event stream: reserves its slot (throws reserveStreamSlot's AppErrors, before
- * the first byte), sends `: ping` every STREAM_HEARTBEAT_MS, identifies the caller again at each ping
- * and at once when their access changes (onAccessChanged), and ends the stream — releasing its slot and
+ * the first byte), sends `: ping` every STREAM_HEARTBEAT_MS, identifies the caller again once it hears
+ * access changes (closing the gap since the request was identified), at each ping, and at once when
+ * their access changes (onAccessChanged), and ends the stream — releasing its slot and
  * running the producer's cleanup exactly once — when the client leaves (`signal`), cancels, stops reading
  * past STREAM_BACKLOG_MAX_BYTES, may no longer read it, or the producer closes it. Returns the bytes.
  */
@@ -115,23 +118,35 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
         let waiting: Array<() => void> = [];
         let cleanup: (() => void) | void = undefined;
         let checking = false;
+        let checkAgain = false;
         const wake = () => {
           const woken = waiting;
           waiting = [];
           for (const resolve of woken) resolve();
         };
+        // One identification at a time; a change that arrives during one is checked again after it (that
+        // one may have read the credentials before the change).
         const check = () => {
-          if (checking || closed) return;
+          if (closed) return;
+          if (checking) {
+            checkAgain = true;
+            return;
+          }
           checking = true;
+          checkAgain = false;
+          const done = () => {
+            checking = false;
+            if (checkAgain) check();
+          };
           options.stillAllowed().then(
             (allowed) => {
-              checking = false;
               if (!allowed) finish("close");
+              done();
             },
             (error: unknown) => {
-              checking = false;
               console.error(`${options.limits.name} stream: identifying its reader again failed; ending it:`, error);
               finish("close");
+              done();
             },
           );
         };
@@ -174,6 +189,9 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
             }
             if ((controller.desiredSize ?? 0) < STREAM_READY_BYTES - STREAM_BACKLOG_MAX_BYTES) finish("drop");
           },
+          get hasRoom() {
+            return (controller.desiredSize ?? 0) > 0;
+          },
           ready() {
             if (closed || (controller.desiredSize ?? 0) > 0) return Promise.resolve();
             return new Promise<void>((resolve) => waiting.push(resolve));
@@ -187,7 +205,10 @@ export function openEventStream(options: EventStreamOptions): ReadableStream<Uin
         if (options.signal.aborted) return finish("drop");
         options.signal.addEventListener("abort", onAbort);
         cleanup = options.start(sink);
-        if (closed) cleanup?.();
+        if (closed) return cleanup?.();
+        // A sign-out or revocation between the request's identification and the subscription above
+        // was told to nobody: the reader is identified once more now that changes are heard.
+        check();
       },
       pull() {
         wakeReady();
