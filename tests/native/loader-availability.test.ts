@@ -23,18 +23,23 @@ async function load(taken: string[] = []) {
 const skillNamed = async (name: string) => (await load()).skills.find((skill) => skill.name === name)!;
 
 describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
-  it("reads gating under metadata.moltbot and at the top level (os, requires, primaryEnv)", async () => {
+  it("reads gating under metadata.moltbot, metadata.clawdhub, a dotted metadata.openclaw key and at the top level (os, requires, primaryEnv)", async () => {
+    writeNativeSkill(root, "claw", "hub", { frontmatter: "name: hub\ndescription: d\nmetadata:\n  clawdhub:\n    requires:\n      bins: [no-such-bin-hub]" });
+    writeNativeSkill(root, "claw", "dotted", { frontmatter: 'name: dotted\ndescription: d\nmetadata.openclaw: {"requires": {"env": ["NATIVE_LOADER_TEST_TOKEN"]}}' });
     writeNativeSkill(root, "claw", "molt", { frontmatter: 'name: molt\ndescription: d\nmetadata: {"moltbot": {"requires": {"bins": ["no-such-bin-molt"]}}}' });
     writeNativeSkill(root, "claw", "top", { frontmatter: "name: top\ndescription: d\nrequires:\n  bins: [no-such-bin-top]\n  env: [NATIVE_LOADER_TEST_TOKEN]" });
     writeNativeSkill(root, "claw", "primary", { frontmatter: "name: primary\ndescription: d\nprimaryEnv: NATIVE_LOADER_TEST_TOKEN" });
     writeNativeSkill(root, "claw", "elsewhere", { frontmatter: `name: elsewhere\ndescription: d\nos: [${process.platform === "win32" ? "linux" : "windows"}]` });
     const { skills } = await load();
     expect(skills.map((skill) => [skill.name, skill.unavailableReason])).toEqual([
+      ["dotted", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
       ["elsewhere", `os not supported: runs on ${process.platform === "win32" ? "linux" : "win32"} (this host is ${process.platform})`],
+      ["hub", "requires bins not found on PATH: no-such-bin-hub"],
       ["molt", "requires bins not found on PATH: no-such-bin-molt"],
       ["primary", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
       ["top", "requires bins not found on PATH: no-such-bin-top; requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
     ]);
+    expect(skills.find((skill) => skill.name === "dotted")!.warnings).toEqual(["the top-level key metadata.openclaw is read as openclaw under metadata"]);
   });
 
   it("marks a skill whose os list excludes this host unavailable", async () => {

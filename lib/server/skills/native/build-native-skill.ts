@@ -164,6 +164,10 @@ export async function buildNativeSkill(
   if (!sandbox.ok) warnings.push(`${sandbox.message}; the skill cannot run until it is fixed`);
   const unavailable = sandbox.ok ? unavailableReason(requirements, source.probe) : `its sandbox declaration is invalid: ${sandbox.message}`;
   const resources = await listResources(source.skillDir, source.skillFile, path.basename(source.sourcePath), warnings);
+  // A SKILL.md deeper in the folder (a bundle's sub-skill) is not a skill of its own: said, not hidden.
+  for (const nested of RESOURCE_LISTS.flatMap((list) => resources[list]).filter((file) => file.includes("/") && path.posix.basename(file).toLowerCase() === "skill.md")) {
+    warnings.push(`${nested} is a SKILL.md inside this skill's folder: nested skills are not loaded (it is served as one of this skill's files)`);
+  }
   const missing = missingInstructionPaths(source.body, [path.basename(source.sourcePath), ...RESOURCE_LISTS.flatMap((list) => resources[list])]);
   for (const named of missing.slice(0, MAX_MISSING_PATH_WARNINGS)) warnings.push(`the instructions name ${JSON.stringify(named)}, which is no file of the skill folder`);
   if (missing.length > MAX_MISSING_PATH_WARNINGS) warnings.push(`the instructions name ${missing.length - MAX_MISSING_PATH_WARNINGS} more paths that are no file of the skill folder`);

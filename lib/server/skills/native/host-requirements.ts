@@ -3,10 +3,12 @@ import path from "node:path";
 import { consoleEnvValue, SCRIPT_SYSTEM_PATH } from "@/lib/server/env";
 
 /**
- * Keys under `metadata` that carry OpenClaw's gating block: `openclaw`, and its earlier names from the
- * project's renames (`clawdbot`, `clawdis`, `moltbot`), which published skills still use.
+ * Keys under `metadata` that carry OpenClaw's gating block: `openclaw`, its earlier names from the
+ * project's renames (`clawdbot`, `clawdis`, `moltbot`), which published skills still use, and
+ * `clawdhub` (its registry's name, found in published skills too): gating ignored is a skill shown
+ * available while it cannot run.
  */
-export const OPENCLAW_METADATA_KEYS = ["openclaw", "clawdbot", "clawdis", "moltbot"] as const;
+export const OPENCLAW_METADATA_KEYS = ["openclaw", "clawdbot", "clawdis", "moltbot", "clawdhub"] as const;
 
 /** What a native skill needs from the host, gathered from `metadata` and its OpenClaw blocks. */
 export interface HostRequirements {
@@ -60,9 +62,29 @@ function stringList(value: unknown, where: string, warnings: string[]): string[]
 /**
  * The frontmatter's `metadata` as a mapping: a mapping as is; a string holding a JSON object (some
  * OpenClaw skills quote their one-line metadata) parsed, with a warning; anything else null, with a
- * warning when present. Pure apart from pushing to `warnings`.
+ * warning when present. A top-level key `metadata.<name>` (a dotted key some skills write) is read as
+ * `<name>` under metadata, with a warning. Pure apart from pushing to `warnings`.
  */
 export function readMetadata(frontmatter: Record<string, unknown>, warnings: string[]): Record<string, unknown> | null {
+  const metadata = metadataBlock(frontmatter, warnings);
+  // `metadata.openclaw: {...}` written as one top-level key (published skills do): read as metadata's.
+  const dotted = Object.keys(frontmatter).filter((key) => key.startsWith("metadata.") && key.length > "metadata.".length);
+  if (dotted.length === 0) return metadata;
+  const merged: Record<string, unknown> = { ...(metadata ?? {}) };
+  for (const key of dotted) {
+    const inner = key.slice("metadata.".length);
+    if (inner in merged) {
+      warnings.push(`the top-level key ${key} is ignored: metadata already has ${inner}`);
+      continue;
+    }
+    merged[inner] = frontmatter[key];
+    warnings.push(`the top-level key ${key} is read as ${inner} under metadata`);
+  }
+  return merged;
+}
+
+/** The frontmatter's `metadata` itself (see readMetadata). */
+function metadataBlock(frontmatter: Record<string, unknown>, warnings: string[]): Record<string, unknown> | null {
   const metadata = frontmatter.metadata;
   if (metadata === undefined || metadata === null) return null;
   if (isMapping(metadata)) return metadata;
@@ -85,7 +107,7 @@ export function readMetadata(frontmatter: Record<string, unknown>, warnings: str
  * Gathers the host requirements of a skill (DESIGN.md "Native skills"; OpenClaw's gating keys): `os`,
  * `requires.{bins,anyBins,env,config}` and `primaryEnv` (an environment variable the skill needs) at the
  * frontmatter's top level, under `metadata`, and under `metadata.openclaw` or its earlier names
- * (`metadata.clawdbot`, `metadata.clawdis`, `metadata.moltbot`). `os` and every list accept one string
+ * (`metadata.clawdbot`, `metadata.clawdis`, `metadata.moltbot`, `metadata.clawdhub`). `os` and every list accept one string
  * or a list of strings; os words are mapped to process.platform names (macos → darwin, windows →
  * win32); an unknown os word is kept as written and warned about. Malformed values are warnings, never
  * failures. Pure apart from pushing to `warnings`.

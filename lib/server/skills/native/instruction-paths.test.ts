@@ -15,7 +15,8 @@ describe("missingInstructionPaths", () => {
     ["a percent-encoded link", "[x](reference/api%2Emd)", []],
     ["a code span in a skill folder", "Run `scripts/fill.py`, then `scripts/other.py`.", ["scripts/other.py"]],
     ["a code span naming the user's project", "Edit `src/app.ts` and `package.json`.", []],
-    ["a bare markdown name", "Read `NOTES.md` and `FORMS.md`.", ["NOTES.md"]],
+    ["a bare upper-case markdown name", "Read `NOTES.md` and `FORMS.md`.", ["NOTES.md"]],
+    ["a bare lower-case markdown name (a file the skill has the agent write)", "Save it as `notes-2026-01-14.md`.", []],
     ["links and spans inside a fenced block", "```\n[x](nowhere.md) `scripts/none.sh`\n```\n", []],
     ["the same missing path twice", "[a](x.md) [b](x.md)", ["x.md"]],
   ];

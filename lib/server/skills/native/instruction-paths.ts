@@ -40,7 +40,7 @@ function relativeTarget(raw: string): string | null {
  * The paths `instructions` (SKILL.md's markdown body) names that are no file or folder of the skill:
  * relative link targets (inline, images, reference definitions) outside fenced code, and code spans
  * that look like a file path and either start with a folder skills keep their files in (`scripts/`,
- * `reference/`, …) or one the skill has, or are a bare `*.md` name. `files` are the skill's files
+ * `reference/`, …) or one the skill has, or are a bare upper-case `*.md` name (`FORMS.md`). `files` are the skill's files
  * relative to its folder (the resource index, SKILL.md included). A path leading out of the folder
  * (`../x.md`) counts as missing. Returns each missing path once, in order of appearance. Pure.
  */
@@ -66,7 +66,9 @@ export function missingInstructionPaths(instructions: string, files: readonly st
     const span = match[1]!.trim();
     if (!PATH_SPAN.test(span)) continue;
     const first = span.replace(/^\.\//, "").split("/")[0]!;
-    const bareMarkdown = !span.includes("/") && span.toLowerCase().endsWith(".md");
+    // A bare name counts when it is written as skills name their own documents (FORMS.md, REFERENCE.md);
+    // a lowercase one is as often a file the skill tells the agent to create (notes-2026-01-14.md).
+    const bareMarkdown = !span.includes("/") && /^(?:\.\/)?[A-Z0-9_-]+\.md$/.test(span);
     if (bareMarkdown || (span.includes("/") && (NAMED_FOLDERS.has(first) || topLevel.has(first)))) candidates.push(span);
   }
   const missing: string[] = [];

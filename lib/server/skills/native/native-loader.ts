@@ -80,6 +80,41 @@ async function readSkillFile(realFile: string): Promise<{ ok: true; bytes: Buffe
   }
 }
 
+/** Bytes read of a file that may look like a skill's (enough for its opening fence). */
+const LOOKALIKE_SNIFF_BYTES = 512;
+
+/**
+ * A folder with no SKILL.md that holds a `SKILLS.md` (any case), or a `<folder>.md` opening with YAML
+ * frontmatter (some repositories name their skill files so), is reported as skipped with the reason,
+ * rather than left out silently; anything else is ignored. Never throws.
+ */
+async function lookalikeSkill(folderPath: string, folder: string, names: readonly Dirent[]): Promise<Examined> {
+  for (const entry of names) {
+    const lower = entry.name.toLowerCase();
+    if (!entry.isFile() || (lower !== "skills.md" && lower !== `${folder.toLowerCase()}.md`)) continue;
+    const file = path.join(folderPath, entry.name);
+    let head = "";
+    try {
+      const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+      try {
+        const buffer = Buffer.alloc(LOOKALIKE_SNIFF_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        head = buffer.subarray(0, bytesRead).toString("utf8");
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    } catch {
+      continue;
+    }
+    const frontmatter = /^\uFEFF?\s*---[ \t]*\r?\n/.test(head);
+    // A SKILLS.md says by its name what it is meant to be; a <folder>.md only by its frontmatter.
+    if (!frontmatter && lower !== "skills.md") continue;
+    const what = frontmatter ? "has skill frontmatter" : "has no frontmatter";
+    return { outcome: "skipped", path: file, reason: `${entry.name} ${what} but is not named ${SKILL_FILE}; not loaded (a native skill's file is ${SKILL_FILE})`, warnings: [] };
+  }
+  return { outcome: "ignored" };
+}
+
 async function examineSkillFolder(
   rootReal: string,
   category: string,
@@ -92,8 +127,9 @@ async function examineSkillFolder(
   const warnings: string[] = [];
   // Entries are in byte order, so SKILL.md (uppercase sorts first) wins over skill.md and Skill.md.
   const spellings = names.filter((entry) => isSkillFileName(entry.name)).map((entry) => entry.name);
-  // No SKILL.md in any case: a subprocess skill's folder (skill.json) or anything else; not a native skill.
-  if (spellings.length === 0) return { outcome: "ignored" };
+  // No SKILL.md in any case: a subprocess skill's folder (skill.json) or anything else; not a native
+  // skill. One whose file only looks like a skill's is reported, never silently absent.
+  if (spellings.length === 0) return lookalikeSkill(folderPath, folder, names);
   const fileName = spellings.includes(SKILL_FILE) ? SKILL_FILE : spellings[0]!;
   if (spellings.length > 1) warnings.push(`both ${spellings.join(" and ")} exist; using ${fileName}`);
   else if (fileName !== SKILL_FILE) warnings.push(`the file is named ${fileName}; the Agent Skills spec names it ${SKILL_FILE}`);
@@ -150,7 +186,8 @@ async function examineSkillFolder(
  * The native (SKILL.md) skill loader (seed 004, DESIGN.md "Native skills", issue 5 point 1). Walks
  * exactly `<skillsPath>/<category>/<skill>/` in lexical (byte) order, skipping dot folders and not
  * following symlinked folders (skipped and reported); a folder without SKILL.md (in any letter case) is not a
- * native skill and is ignored silently (a subprocess skill's folder, say); a SKILL.md right under a
+ * native skill and is ignored (a subprocess skill's folder, say) unless it holds a `SKILLS.md`, or a
+ * `<folder>.md` opening with frontmatter (skipped and reported: it looks like a skill); a SKILL.md right under a
  * category folder is reported as misplaced. Each SKILL.md is parsed (parseSkillMarkdown) and built
  * (buildNativeSkill): no frontmatter → skipped; a parse error or no description → failed; a name taken
  * by `opts.taken` or by an earlier native skill → skipped (first wins); else registered, with one log

@@ -1,25 +1,35 @@
 import { describe, expect, it } from "vitest";
-import { quoteColonValues } from "./parse-skill-markdown";
+import { quoteBrokenValues } from "./parse-skill-markdown";
 
-describe("quoteColonValues", () => {
+describe("quoteBrokenValues", () => {
   it("quotes a plain value holding ': ', joining its continuation lines", () => {
-    expect(quoteColonValues("name: x\ndescription: Use when: asked\n  to deploy: now\nlicense: MIT")).toEqual({
+    expect(quoteBrokenValues("name: x\ndescription: Use when: asked\n  to deploy: now\nlicense: MIT")).toEqual({
       text: 'name: x\ndescription: "Use when: asked to deploy: now"\nlicense: MIT',
-      quoted: [{ line: 2, key: "description" }],
+      quoted: [{ line: 2, key: "description", why: "colon" }],
     });
   });
 
   it("quotes nested and list-item values, escaping quotes and backslashes", () => {
-    expect(quoteColonValues('metadata:\n  note: a: "b" \\ c\nitems:\n  - tip: x: y')).toEqual({
+    expect(quoteBrokenValues('metadata:\n  note: a: "b" \\ c\nitems:\n  - tip: x: y')).toEqual({
       text: 'metadata:\n  note: "a: \\"b\\" \\\\ c"\nitems:\n  - tip: "x: y"',
       quoted: [
-        { line: 2, key: "note" },
-        { line: 4, key: "tip" },
+        { line: 2, key: "note", why: "colon" },
+        { line: 4, key: "tip", why: "colon" },
       ],
     });
   });
 
   it("leaves quoted, block, flow and URL values alone, and answers null when nothing needed quoting", () => {
-    expect(quoteColonValues("a: 'x: y'\nb: \"x: y\"\nc: |\n  x: y\nd: [x: y]\ne: https://example.com:8080/x")).toBeNull();
+    expect(quoteBrokenValues("a: 'x: y'\nb: \"x: y\"\nc: |\n  x: y\nd: [x: y]\ne: https://example.com:8080/x")).toBeNull();
+  });
+
+  it("reads a flow collection followed by more text as text, and leaves whole ones and comments alone", () => {
+    expect(quoteBrokenValues('argument-hint: [title] [message]\ntags: [a, "b]"]\nmeta: {a: 1} # note\nodd: {x: "}"} y')).toEqual({
+      text: 'argument-hint: "[title] [message]"\ntags: [a, "b]"]\nmeta: {a: 1} # note\nodd: "{x: \\"}\\"} y"',
+      quoted: [
+        { line: 1, key: "argument-hint", why: "flow" },
+        { line: 4, key: "odd", why: "flow" },
+      ],
+    });
   });
 });

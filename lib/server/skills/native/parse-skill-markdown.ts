@@ -76,7 +76,8 @@ function describeValue(value: unknown): string {
  * a one-line reason: files over MAX_SKILL_FILE_BYTES, invalid UTF-8, frontmatter over
  * MAX_FRONTMATTER_BYTES, an opening `---` that is never closed, invalid YAML, alias bombs, and
  * frontmatter that is not a mapping. Invalid YAML whose plain values hold ": " is read again with those
- * values quoted (quoteColonValues; DESIGN.md "Native skills" leniency), with a warning naming each line. A file not starting with `---` gives problem "no_frontmatter".
+ * values quoted (quoteBrokenValues, which also reads `key: [a] b` as text; DESIGN.md "Native skills"
+ * leniency), with a warning naming each line. A file not starting with `---` gives problem "no_frontmatter".
  * Pure; never throws.
  */
 export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
@@ -113,12 +114,18 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
   const parsed = parseFrontmatter(yamlText, body, warnings);
   if (!parsed.ok) {
     // What the authors' own tools accept: a plain value holding ": " (a description that reads
-    // "Use when: …") is read as if it were quoted, and said so.
-    const repaired = quoteColonValues(yamlText);
+    // "Use when: …"), or `[title] [message]`, is read as if it were quoted, and said so.
+    const repaired = quoteBrokenValues(yamlText);
     if (repaired === null) return fail(parsed.message);
     const retried = parseFrontmatter(repaired.text, body, warnings);
     if (!retried.ok) return fail(parsed.message);
-    for (const at of repaired.quoted) warnings.push(`frontmatter line ${at.line}: the value of ${at.key} holds an unquoted ": " (invalid YAML); read as if it were quoted`);
+    for (const at of repaired.quoted) {
+      warnings.push(
+        at.why === "colon"
+          ? `frontmatter line ${at.line}: the value of ${at.key} holds an unquoted ": " (invalid YAML); read as if it were quoted`
+          : `frontmatter line ${at.line}: the value of ${at.key} is a flow collection followed by more text (invalid YAML); read as text`,
+      );
+    }
     return { ok: true, frontmatter: retried.frontmatter, body: retried.body, warnings };
   }
   return { ok: true, frontmatter: parsed.frontmatter, body: parsed.body, warnings };
@@ -126,19 +133,59 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
 
 /** A top-level or nested `key: value` line whose value is a plain scalar (not quoted, not a flow collection, block scalar, alias, anchor or tag). */
 const PLAIN_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([^\s"'[{|>&*!#%@`].*)$/;
+/** A `key: value` line whose value opens a flow collection (`[` or `{`). */
+const FLOW_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([[{].*)$/;
+
+/** Where the flow collection opening `value` closes (index of its last bracket), or -1 when it does not. Quotes are skipped. */
+function flowEnd(value: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i]!;
+    if (quote) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === "[" || char === "{") depth++;
+    else if (char === "]" || char === "}") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** A value YAML refused that quoteBrokenValues read as text: its 1-based line in the frontmatter, its key and why. */
+export interface QuotedValue {
+  line: number;
+  key: string;
+  /** "colon": a plain value holding ": "; "flow": a `[list]` or `{map}` followed by more text (`[title] [message]`). */
+  why: "colon" | "flow";
+}
 
 /**
- * The frontmatter text with every plain value that holds ": " (which YAML reads as a nested mapping and
- * refuses) wrapped in double quotes, its more-indented continuation lines joined to it; null when no
- * line needed it. Returns the text and, for each value quoted, its 1-based line in the frontmatter and key.
- * Pure.
+ * The frontmatter text with the values YAML refuses but their authors' tools read as text wrapped in
+ * double quotes: every plain value that holds ": " (YAML reads a nested mapping), its more-indented
+ * continuation lines joined to it, and every one-line value that opens a flow collection and goes on
+ * after it closes (`argument-hint: [title] [message]`). Null when no line needed it. Pure.
  */
-export function quoteColonValues(yamlText: string): { text: string; quoted: Array<{ line: number; key: string }> } | null {
+export function quoteBrokenValues(yamlText: string): { text: string; quoted: QuotedValue[] } | null {
   const lines = yamlText.split("\n");
   const out: string[] = [];
-  const quoted: Array<{ line: number; key: string }> = [];
+  const quoted: QuotedValue[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    const flow = FLOW_VALUE_LINE.exec(line);
+    if (flow) {
+      const value = flow[4]!.trim();
+      const closes = flowEnd(value);
+      const rest = closes === -1 ? "" : value.slice(closes + 1).trim();
+      if (closes !== -1 && rest !== "" && !rest.startsWith("#")) {
+        out.push(`${flow[1] ?? ""}${flow[2] ?? ""}${flow[3]}: ${JSON.stringify(value)}`);
+        quoted.push({ line: i + 1, key: flow[3]!, why: "flow" });
+      } else out.push(line);
+      continue;
+    }
     const match = PLAIN_VALUE_LINE.exec(line);
     if (!match) {
       out.push(line);
@@ -162,7 +209,7 @@ export function quoteColonValues(yamlText: string): { text: string; quoted: Arra
       continue;
     }
     out.push(`${match[1] ?? ""}${match[2] ?? ""}${match[3]}: ${JSON.stringify(value)}`);
-    quoted.push({ line: i + 1, key: match[3]! });
+    quoted.push({ line: i + 1, key: match[3]!, why: "colon" });
     i = next - 1;
   }
   return quoted.length > 0 ? { text: out.join("\n"), quoted } : null;

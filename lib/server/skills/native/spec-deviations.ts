@@ -67,7 +67,13 @@ export function specDeviations(frontmatter: Record<string, unknown>, folderName:
   if (allowedTools !== undefined && typeof allowedTools !== "string") found.push(`allowed-tools is ${kindOf(allowedTools)}, not a space-separated string`);
   for (const key of Object.keys(frontmatter)) {
     if ((SPEC_FIELDS as readonly string[]).includes(key)) continue;
-    const note = CONSOLE_FIELDS.has(key) ? " (the console reads it)" : GATING_FIELDS.has(key) ? " (the console reads it as OpenClaw gating)" : "";
+    const note = CONSOLE_FIELDS.has(key)
+      ? " (the console reads it)"
+      : GATING_FIELDS.has(key)
+        ? " (the console reads it as OpenClaw gating)"
+        : key.startsWith("metadata.")
+          ? ` (the console reads it as ${key.slice("metadata.".length)} under metadata)`
+          : "";
     found.push(`field ${JSON.stringify(key)} is not in the specification${note}`);
   }
   return found;
