@@ -30,6 +30,7 @@ const ONCE_ONLY = [
   "tests/attack/review5-search.test.ts",
   "tests/attack/stderr-flood.test.ts",
   "tests/attack/event-stream-backlog.test.ts",
+  "tests/attack/resource-races.test.ts",
   // SQLite's own machinery (its lock, checkpoints, group commit, one console per file) and the migrations' tests.
   "tests/attack/busy-database.test.ts",
   "tests/db/checkpoints.test.ts",

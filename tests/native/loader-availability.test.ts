@@ -155,6 +155,16 @@ describe("class, tools, env_allow and timeout", () => {
 });
 
 describe("layout, duplicates and the merged report", () => {
+  it("reports a SKILL.md right under the skills path or one level too deep, never leaves it out silently", async () => {
+    fs.writeFileSync(path.join(root, "SKILL.md"), "---\nname: top\ndescription: d\n---\n");
+    writeNativeSkill(path.join(root, "ops"), "pack", "deep-skill");
+    const { report } = await load();
+    expect(report.skipped.map((entry) => [path.relative(root, entry.path), entry.reason])).toEqual([
+      ["SKILL.md", "misplaced: native skills live in <skills path>/<category>/<skill>/SKILL.md, and this one sits right under the skills path"],
+      ["ops/pack/deep-skill/SKILL.md", "misplaced: native skills live in <skills path>/<category>/<skill>/SKILL.md, and this one sits a level deeper"],
+    ]);
+  });
+
   it("walks <category>/<skill>/ only, skipping dot folders, skill.json-only folders and symlinked folders", async () => {
     writeNativeSkill(root, "ops", "good");
     writeNativeSkill(root, ".hidden", "secret");

@@ -23,8 +23,13 @@ beforeAll(async () => {
       "reference/api.md": "# API\n",
       ".env": "TOKEN=secret-in-a-hidden-file\n",
       ".git/config": "[core]\n",
+      // Hidden inside a resource folder, and names the route could not be asked for.
+      "references/.env": "TOKEN=also-hidden\n",
+      "scripts/.git/config": "[core]\n",
+      "references/%2eenv": "a name that decodes to .env\n",
     },
   });
+  fs.symlinkSync("../.env", path.join(skillDir, "references", "env-link.txt"));
   fs.mkdirSync(path.join(skillDir, "assets"));
   fs.writeFileSync(path.join(skillDir, "assets", "logo.png"), PNG);
   fs.mkdirSync(path.join(skillDir, "templates", "sub"), { recursive: true });
@@ -186,6 +191,8 @@ describe("the resource index of the loaded skill", () => {
     });
     expect(skill.schema).toMatchObject({ properties: { script: { enum: ["check.sh"] } } });
     expect(skill.warnings).toEqual([
+      'left out "references/%2eenv": its name is not valid UTF-8 or holds a %-escape, so it cannot be asked for by name',
+      "left out references/env-link.txt: symbolic link to a hidden file",
       "left out references/escape.txt: symbolic link leading outside the skill folder",
       "left out references/pipe: not a regular file",
       "left out references/skill-file.md: symbolic link to the skill's own SKILL.md (level 2, not a resource)",

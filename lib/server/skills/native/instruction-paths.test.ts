@@ -24,3 +24,13 @@ describe("missingInstructionPaths", () => {
     it(what, () => expect(missingInstructionPaths(markdown, FILES)).toEqual(expected));
   }
 });
+
+describe("missingInstructionPaths on hostile bodies", () => {
+  // A quadratic scan of a megabyte takes minutes (the loader froze the console meanwhile); a linear one
+  // milliseconds: this test's timeout is what fails, no figure is asserted.
+  it("scans a megabyte of brackets, link openings, fences and backticks without stalling", { timeout: 20_000 }, () => {
+    for (const unit of ["[", "[](", "[a](b ", '[a](b "', "`", "~", "<", "](<", "```\n", "[x]: "]) {
+      expect(missingInstructionPaths(unit.repeat(Math.ceil((1024 * 1024) / unit.length)), FILES)).toBeInstanceOf(Array);
+    }
+  });
+});

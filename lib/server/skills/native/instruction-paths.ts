@@ -13,14 +13,22 @@ export const MAX_MISSING_PATH_WARNINGS = 20;
 const NAMED_FOLDERS = new Set(["scripts", "references", "reference", "templates", "assets", "examples"]);
 /** A path-like code span: relative segments of word characters, dots and hyphens, with a file extension. */
 const PATH_SPAN = /^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]{1,8}$/;
-/** An inline link or image `[text](target "title")`, and a reference definition `[label]: target`. */
-const INLINE_LINK = /!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
+/**
+ * An inline link or image `[text](target "title")`, and a reference definition `[label]: target`.
+ * Every repeated part stops at the characters that could start another attempt (`[`, `(`, `<`), so a
+ * body of a million `[` or `[](` is scanned in linear time (a quadratic pattern froze the console for
+ * minutes while it loaded such a SKILL.md).
+ */
+const INLINE_LINK = /!?\[[^[\]\n]*\]\([ \t]*(<[^<>\n]*>|[^()<\s]+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)/g;
+/** The longest instructions text searched for paths (characters); the rest of a larger body is not. */
+export const MAX_SEARCHED_INSTRUCTIONS = 256 * 1024;
 const REFERENCE_LINK = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gm;
 const CODE_SPAN = /`([^`\n]+)`/g;
 
 /** The markdown with fenced code blocks blanked (their text names commands, not links). */
 function withoutFences(markdown: string): string {
-  return markdown.replace(/^( {0,3})(```+|~~~+)[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\S\n]*$|(?![\s\S]))/gm, "");
+  // The fence run ends where its character does ((?!`)): a line of a million backticks is not backtracked into.
+  return markdown.replace(/^( {0,3})(`{3,}(?!`)|~{3,}(?!~))[^\n]*\n[\s\S]*?(?:^ {0,3}\2[^\S\n]*$|(?![\s\S]))/gm, "");
 }
 
 /** The relative, in-folder form of a link target, or null for what is no file of the skill (a URL, an anchor, an absolute path). */
@@ -42,7 +50,8 @@ function relativeTarget(raw: string): string | null {
  * that look like a file path and either start with a folder skills keep their files in (`scripts/`,
  * `reference/`, …) or one the skill has, or are a bare upper-case `*.md` name (`FORMS.md`). `files` are the skill's files
  * relative to its folder (the resource index, SKILL.md included). A path leading out of the folder
- * (`../x.md`) counts as missing. Returns each missing path once, in order of appearance. Pure.
+ * (`../x.md`) counts as missing. Only the first MAX_SEARCHED_INSTRUCTIONS characters are searched, in
+ * linear time. Returns each missing path once, in order of appearance. Pure.
  */
 export function missingInstructionPaths(instructions: string, files: readonly string[]): string[] {
   const known = new Set<string>();
@@ -53,7 +62,7 @@ export function missingInstructionPaths(instructions: string, files: readonly st
     for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/"));
   }
   const topLevel = new Set([...folders].filter((folder) => !folder.includes("/")));
-  const text = withoutFences(instructions);
+  const text = withoutFences(instructions.length > MAX_SEARCHED_INSTRUCTIONS ? instructions.slice(0, MAX_SEARCHED_INSTRUCTIONS) : instructions);
   const named: string[] = [];
   for (const match of text.matchAll(INLINE_LINK)) named.push(match[1]!);
   for (const match of text.matchAll(REFERENCE_LINK)) named.push(match[1]!);

@@ -19,8 +19,10 @@ const UNSAFE_NAME = /[\u0000-\u001f\u007f\\]/;
  * skill folder with `/` separators (`scripts/lib/report.py`). A symbolic link is listed only when its
  * realpath is a regular file still under the skill folder and not `skillFile` (the SKILL.md's realpath);
  * one leading outside is left out with a warning, as are links to folders, FIFOs, sockets and devices,
- * names with control characters or a backslash, and anything past the limits. `skip(shown, entry)`
- * leaves entries out silently (hidden files, SKILL.md, the resource folders listed on their own).
+ * names with control characters or a backslash, names the route cannot be asked for (not UTF-8, a
+ * %-escape), hard-linked files, symlinks to hidden files, and anything past the limits. Hidden files and
+ * folders are left out silently, as is what `skip(shown, entry)` names (SKILL.md, the resource folders
+ * listed on their own).
  * `skillDir` must be a realpath. Never throws.
  */
 async function listFiles(
@@ -45,9 +47,14 @@ async function listFiles(
     for (const entry of entries) {
       if (stopped) return;
       const shown = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-      if (skip(shown, entry)) continue;
+      // Hidden files and folders are never served, so never listed (nor offered as scripts).
+      if (isHiddenName(entry.name) || skip(shown, entry)) continue;
       if (UNSAFE_NAME.test(entry.name)) {
         warnings.push(`left out ${JSON.stringify(shown)}: its name holds a control character or a backslash`);
+        continue;
+      }
+      if (unservableName(entry.name)) {
+        warnings.push(`left out ${JSON.stringify(shown)}: its name is not valid UTF-8 or holds a %-escape, so it cannot be asked for by name`);
         continue;
       }
       const full = path.join(dir, entry.name);
@@ -73,6 +80,10 @@ async function listFiles(
           warnings.push(`left out ${shown}: symbolic link to the skill's own ${path.basename(skillFile)} (level 2, not a resource)`);
           continue;
         }
+        if (path.relative(skillDir, real).split(path.sep).some(isHiddenName)) {
+          warnings.push(`left out ${shown}: symbolic link to a hidden file`);
+          continue;
+        }
         isFile = (await fs.stat(real).catch(() => null))?.isFile() ?? false;
         if (!isFile) {
           warnings.push(`left out ${shown}: symbolic link to something other than a regular file`);
@@ -81,6 +92,10 @@ async function listFiles(
       }
       if (!isFile) {
         warnings.push(`left out ${shown}: not a regular file`);
+        continue;
+      }
+      if (((await fs.stat(full).catch(() => null))?.nlink ?? 1) > 1) {
+        warnings.push(`left out ${shown}: a hard-linked file (it may be another file's content, outside the folder), never served`);
         continue;
       }
       if (files.length >= MAX_RESOURCE_FILES) {
@@ -117,6 +132,21 @@ async function listFolder(skillDir: string, skillFile: string, folder: ResourceF
 /** True for a path segment a resource never has: hidden files and folders (`.env`, `.git/`) are not served. */
 export function isHiddenName(name: string): boolean {
   return name.startsWith(".");
+}
+
+/**
+ * True for a name the resource route cannot be asked for: one that was not valid UTF-8 on disk (Node
+ * shows it with U+FFFD, a name no file has) or that holds a %-escape (the route decodes a path once
+ * more, so `%2eenv` would be asked for as `.env`). Pure.
+ */
+function unservableName(name: string): boolean {
+  if (name.includes("\uFFFD")) return true;
+  if (!name.includes("%")) return false;
+  try {
+    return decodeURIComponent(name) !== name;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -83,12 +83,35 @@ async function readSkillFile(realFile: string): Promise<{ ok: true; bytes: Buffe
 /** Bytes read of a file that may look like a skill's (enough for its opening fence). */
 const LOOKALIKE_SNIFF_BYTES = 512;
 
+/** Most sub-folders of a folder without SKILL.md looked into for a SKILL.md one level too deep. */
+const DEEPER_LOOKS = 100;
+
 /**
  * A folder with no SKILL.md that holds a `SKILLS.md` (any case), or a `<folder>.md` opening with YAML
- * frontmatter (some repositories name their skill files so), is reported as skipped with the reason,
+ * frontmatter (some repositories name their skill files so), or a sub-folder holding a SKILL.md (a skill
+ * one level too deep, `<category>/<pack>/<skill>/SKILL.md`), is reported as skipped with the reason,
  * rather than left out silently; anything else is ignored. Never throws.
  */
 async function lookalikeSkill(folderPath: string, folder: string, names: readonly Dirent[]): Promise<Examined> {
+  const deeper = await deeperSkillFile(folderPath, names);
+  if (deeper) return { outcome: "skipped", path: deeper, reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits a level deeper`, warnings: [] };
+  return lookalikeFile(folderPath, folder, names);
+}
+
+/** The first SKILL.md (any case) in a non-hidden, non-symlinked sub-folder of `folderPath` (at most DEEPER_LOOKS looked into), or null. */
+async function deeperSkillFile(folderPath: string, names: readonly Dirent[]): Promise<string | null> {
+  let looked = 0;
+  for (const entry of names) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    if (++looked > DEEPER_LOOKS) return null;
+    const inner = await fs.readdir(path.join(folderPath, entry.name)).catch(() => [] as string[]);
+    const found = inner.filter(isSkillFileName).sort(compareNames)[0];
+    if (found) return path.join(folderPath, entry.name, found);
+  }
+  return null;
+}
+
+async function lookalikeFile(folderPath: string, folder: string, names: readonly Dirent[]): Promise<Examined> {
   for (const entry of names) {
     const lower = entry.name.toLowerCase();
     if (!entry.isFile() || (lower !== "skills.md" && lower !== `${folder.toLowerCase()}.md`)) continue;
@@ -241,6 +264,10 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
 
     for (const categoryEntry of (await sortedEntries(rootReal, log)) ?? []) {
       if (categoryEntry.name.startsWith(".")) continue;
+      if (!categoryEntry.isDirectory() && isSkillFileName(categoryEntry.name)) {
+        skip(path.join(rootReal, categoryEntry.name), null, `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the skills path`);
+        continue;
+      }
       const categoryPath = path.join(rootReal, categoryEntry.name);
       if (categoryEntry.isSymbolicLink()) {
         if ((await fs.stat(categoryPath).catch(() => null))?.isDirectory()) skip(categoryPath, null, "category folder is a symbolic link; not followed");

@@ -33,3 +33,16 @@ describe("quoteBrokenValues", () => {
     });
   });
 });
+
+describe("quoteBrokenValues and block scalars", () => {
+  it("never touches the lines of a literal or folded block, whatever they read like", () => {
+    const yaml = "description: Use when: asked\nnotes: |\n  Example: key: value\n  hint: [a] b\nfolded: >-\n  x: y: z\nafter: a: b";
+    expect(quoteBrokenValues(yaml)).toEqual({
+      text: 'description: "Use when: asked"\nnotes: |\n  Example: key: value\n  hint: [a] b\nfolded: >-\n  x: y: z\nafter: "a: b"',
+      quoted: [
+        { line: 1, key: "description", why: "colon" },
+        { line: 7, key: "after", why: "colon" },
+      ],
+    });
+  });
+});

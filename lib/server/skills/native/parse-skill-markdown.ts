@@ -133,6 +133,8 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
 
 /** A top-level or nested `key: value` line whose value is a plain scalar (not quoted, not a flow collection, block scalar, alias, anchor or tag). */
 const PLAIN_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([^\s"'[{|>&*!#%@`].*)$/;
+/** A `key: |` or `key: >` line (with chomping and indentation indicators, and a comment): a block scalar follows. */
+const BLOCK_SCALAR_LINE = /^([ \t]*)(- +)?[^\s#][^:]*:[ \t]+[|>][+-]?[0-9]?[+-]?[ \t]*(?:#.*)?$/;
 /** A `key: value` line whose value opens a flow collection (`[` or `{`). */
 const FLOW_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([[{].*)$/;
 
@@ -167,14 +169,31 @@ export interface QuotedValue {
  * The frontmatter text with the values YAML refuses but their authors' tools read as text wrapped in
  * double quotes: every plain value that holds ": " (YAML reads a nested mapping), its more-indented
  * continuation lines joined to it, and every one-line value that opens a flow collection and goes on
- * after it closes (`argument-hint: [title] [message]`). Null when no line needed it. Pure.
+ * after it closes (`argument-hint: [title] [message]`); the lines of a block scalar (`key: |`) are
+ * text and never touched. Null when no line needed it. Pure.
  */
 export function quoteBrokenValues(yamlText: string): { text: string; quoted: QuotedValue[] } | null {
   const lines = yamlText.split("\n");
   const out: string[] = [];
   const quoted: QuotedValue[] = [];
+  // Inside a block scalar (`key: |` or `key: >`), lines are text, however they read: kept as they are.
+  let blockIndent = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    const depth = line.length - line.trimStart().length;
+    if (blockIndent >= 0) {
+      if (line.trim() === "" || depth > blockIndent) {
+        out.push(line);
+        continue;
+      }
+      blockIndent = -1;
+    }
+    const block = BLOCK_SCALAR_LINE.exec(line);
+    if (block) {
+      blockIndent = (block[1] ?? "").length + (block[2] ?? "").length;
+      out.push(line);
+      continue;
+    }
     const flow = FLOW_VALUE_LINE.exec(line);
     if (flow) {
       const value = flow[4]!.trim();

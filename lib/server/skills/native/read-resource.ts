@@ -128,8 +128,10 @@ async function openedPath(fd: number): Promise<string | null> {
 /**
  * Opens one level-3 resource of a native skill (seed 004; DESIGN.md "Native skills": any regular file of
  * the skill folder but SKILL.md itself): the request is checked by splitResourcePath, resolved with
- * realpath, and must stay under realpath(skillDir) and not be the SKILL.md (a symlink to it, or to
+ * realpath, and must stay under realpath(skillDir) and not be the SKILL.md or hidden (a symlink to it, or to
  * anything outside the skill, is refused); the final component is opened with O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks),
+ * and what was opened is checked again by its descriptor (a folder swapped for a symlink meanwhile); a
+ * hard-linked file (more than one link) is refused,
  * must be a regular file, and its size is checked on the open descriptor. A file within `limitBytes`
  * is read whole; text = valid UTF-8 without NUL. A larger file is described only (its first
  * TEXT_SNIFF_BYTES decide text or binary). Throws AppError `not_found` (404) for anything refused or
@@ -157,9 +159,14 @@ export async function openSkillResource(skill: NativeSkill, requestedPath: strin
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw notFound(skill, requestedPath);
+    // A hard link may be any file's content, outside the folder or SKILL.md's own: no path check can tell.
+    if (!stat.isFile() || stat.nlink > 1) throw notFound(skill, requestedPath);
+    // What was opened, whatever a folder swapped for a symlink meanwhile made the path lead to: it must
+    // still be a file of the folder, not SKILL.md, and not hidden.
     const where = await openedPath(handle.fd);
-    if (where !== null && (!isUnderRoot(base, where) || where === skill.skillFile)) throw notFound(skill, requestedPath);
+    if (where !== null && (!isUnderRoot(base, where) || where === skill.skillFile || path.relative(base, where).split(path.sep).some(isHiddenName))) {
+      throw notFound(skill, requestedPath);
+    }
 
     const size = stat.size;
     const mediaType = mediaTypeOf(requestedPath);
