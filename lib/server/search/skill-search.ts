@@ -66,6 +66,8 @@ export interface SkillIndex {
   haystacks: string[];
   /** Per skill: `canonicalName(name)`, for the exact-name rule. */
   canonicalNames: string[];
+  /** canonicalName → the ids of the skills that have it (an exact-name query finds them without a scan). */
+  byCanonicalName: Map<string, number[]>;
 }
 
 type MatchKind = "exact" | "prefix" | "fuzzy";
@@ -113,7 +115,14 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
     const folded = foldText(text);
     return folded === text ? text : `${text}\n${folded}`;
   });
-  return { miniSearch, haystacks, canonicalNames: skills.map((skill) => canonicalName(skill.name)) };
+  const canonicalNames = skills.map((skill) => canonicalName(skill.name));
+  const byCanonicalName = new Map<string, number[]>();
+  canonicalNames.forEach((name, id) => {
+    const ids = byCanonicalName.get(name);
+    if (ids) ids.push(id);
+    else byCanonicalName.set(name, [id]);
+  });
+  return { miniSearch, haystacks, canonicalNames, byCanonicalName };
 }
 
 /**
@@ -290,44 +299,59 @@ export function searchSkills(
     fuzzy: (term) => (compoundSet.has(term) ? false : fuzzyDistance(term) || false),
     weights: { prefix: 0.6, fuzzy: 0.35 },
   });
-  // Skill id → its MiniSearch result, or undefined when only the seed's substring floor found it.
-  const found = new Map<number, SearchResult | undefined>();
-  for (const result of results) {
-    if (allowed(result.id as number)) found.set(result.id as number, result);
-  }
-  const keywords = floorKeywords(query, words);
-  for (let id = 0; id < skills.length; id += 1) {
-    if (!found.has(id) && allowed(id) && containsKeyword(index.haystacks[id]!, keywords)) {
-      found.set(id, undefined);
-    }
-  }
-
-  const bestScore = Math.max(0, ...[...found.values()].map((result) => result?.score ?? 0));
+  const limit = clampLimit(options.limit);
   const queryName = canonicalName(query);
-  const candidates: Candidate[] = [];
   const kindCache: MatchKindCache = new Map();
-  for (const [id, result] of found) {
-    const skill = skills[id]!;
-    const score = result?.score ?? 0;
-    let confidence: number;
-    if (index.canonicalNames[id] === queryName) {
-      confidence = EXACT_NAME_CONFIDENCE;
-    } else {
-      const coverage =
-        words.reduce((sum, word) => sum + wordCredit(word, result, index.haystacks[id]!, kindCache), 0) / words.length;
-      const relative = bestScore > 0 ? score / bestScore : 0;
-      confidence = Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
-    }
-    candidates.push({ skill, score, confidence });
-  }
+  const bestScore = results.find((result) => allowed(result.id as number))?.score ?? 0;
   const rank = (candidate: Candidate) => candidate.confidence - (candidate.skill.available === false ? UNAVAILABLE_RANK_PENALTY : 0);
-  candidates.sort(
-    (a, b) =>
-      rank(b) - rank(a) ||
-      b.score - a.score ||
-      (a.skill.name < b.skill.name ? -1 : a.skill.name > b.skill.name ? 1 : 0),
-  );
-  return candidates.slice(0, clampLimit(options.limit)).map(({ skill, confidence }) => ({
+  const order = (a: Candidate, b: Candidate) =>
+    rank(b) - rank(a) || (b.score > a.score ? 1 : b.score < a.score ? -1 : 0) || (a.skill.name < b.skill.name ? -1 : a.skill.name > b.skill.name ? 1 : 0);
+  // The best `limit` so far, in order; a candidate that cannot enter it is not kept.
+  const best: Candidate[] = [];
+  const seen = new Set<number>();
+  const offer = (candidate: Candidate) => {
+    if (best.length === limit && order(candidate, best[limit - 1]!) >= 0) return;
+    let at = best.length;
+    while (at > 0 && order(candidate, best[at - 1]!) < 0) at -= 1;
+    best.splice(at, 0, candidate);
+    if (best.length > limit) best.pop();
+  };
+  const confidenceOf = (id: number, result: SearchResult | undefined, relative: number): number => {
+    if (index.canonicalNames[id] === queryName) return EXACT_NAME_CONFIDENCE;
+    const coverage = words.reduce((sum, word) => sum + wordCredit(word, result, index.haystacks[id]!, kindCache), 0) / words.length;
+    return Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
+  };
+  // A skill named as the query is meant, whatever its score.
+  for (const id of index.byCanonicalName.get(queryName) ?? []) {
+    if (!allowed(id)) continue;
+    seen.add(id);
+    // Ahead of any other skill of confidence 1 (every word exactly in the best skill's name).
+    offer({ skill: skills[id]!, score: Number.POSITIVE_INFINITY, confidence: EXACT_NAME_CONFIDENCE });
+  }
+  // Results come best score first, and coverage is at most 1: once (0.5 + 0.5 × relative) cannot beat
+  // the last of the best `limit`, no later result can, and their coverage is never computed (a common
+  // word matches thousands of skills of a large registry).
+  for (const result of results) {
+    const id = result.id as number;
+    if (seen.has(id) || !allowed(id)) continue;
+    const relative = bestScore > 0 ? result.score / bestScore : 0;
+    if (best.length === limit && 0.5 + 0.5 * relative < rank(best[limit - 1]!)) break;
+    seen.add(id);
+    offer({ skill: skills[id]!, score: result.score, confidence: confidenceOf(id, result, relative) });
+  }
+  // The seed's floor: skills only a keyword substring finds, at most SUBSTRING_WEIGHT × 0.5 confident,
+  // matter only while fewer than `limit` skills rank above that.
+  const floorCeiling = SUBSTRING_WEIGHT * 0.5;
+  if (best.length < limit || rank(best[limit - 1]!) <= floorCeiling) {
+    const keywords = floorKeywords(query, words);
+    for (let id = 0; id < skills.length; id += 1) {
+      if (seen.has(id) || !allowed(id) || !containsKeyword(index.haystacks[id]!, keywords)) continue;
+      seen.add(id);
+      offer({ skill: skills[id]!, score: 0, confidence: confidenceOf(id, undefined, 0) });
+    }
+  }
+  const candidates = best;
+  return candidates.map(({ skill, confidence }) => ({
     name: skill.name,
     description: skill.description,
     category: skill.category,
