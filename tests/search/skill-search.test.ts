@@ -252,3 +252,27 @@ describe("searchSkills and availability", () => {
     expect(matches[0]).toMatchObject({ name: "kubectl-rollout", available: false, confidence: 1 });
   });
 });
+
+describe("searchSkills over a large registry with a word every skill holds", () => {
+  // 1,200 skills whose descriptions all say "group": the word is not looked up in the index (it made
+  // every skill a result), yet a skill holding it in its name still gets the credit for it.
+  const fleet: SearchableSkill[] = Array.from({ length: 1200 }, (_, i) => ({
+    name: `check-host-${i}`,
+    description: `Check host ${i} of a named group.`,
+    category: "system",
+    kind: "native" as const,
+  }));
+  fleet.push({ name: "kafka-consumer-group", description: "Show the lag of a Kafka consumer group.", category: "data", kind: "native" });
+  fleet.push({ name: "kafka-topics", description: "List the topics of a Kafka cluster of a named group.", category: "data", kind: "native" });
+
+  test("ranks the skill with every word first, crediting the common word from its own name", () => {
+    const matches = searchSkills("kafka consumer group lag", fleet, { limit: 3 });
+    expect(matches.map((match) => [match.name, match.confidence])).toEqual([
+      // kafka, consumer, group in the name (1 each), lag in the description (0.9): (3 + 0.9) / 4.
+      ["kafka-consumer-group", 0.98],
+      ["kafka-topics", 0.28],
+      // Found by the seed's substring floor only, "group" credited from its description (0.9 / 4 × 0.5).
+      ["check-host-0", 0.11],
+    ]);
+  });
+});

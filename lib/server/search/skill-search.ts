@@ -68,6 +68,8 @@ export interface SkillIndex {
   canonicalNames: string[];
   /** canonicalName → the ids of the skills that have it (an exact-name query finds them without a scan). */
   byCanonicalName: Map<string, number[]>;
+  /** Index term → how many skills hold it in any field. */
+  docFreq: Map<string, number>;
 }
 
 type MatchKind = "exact" | "prefix" | "fuzzy";
@@ -84,6 +86,14 @@ const ALTERNATIVE_WEIGHT = 0.9;
 const SUBSTRING_WEIGHT = 0.4;
 /** Keywords shorter than this do not trigger the seed's substring floor. */
 const FLOOR_KEYWORD_LENGTH = 3;
+/**
+ * In a registry of at least COMMON_TERMS_FROM skills, a query term held by more than COMMON_TERM_SHARE
+ * of them ("group" in every description of a generated fleet) is not looked up in the index: BM25 gives
+ * it next to no weight, yet it made MiniSearch score and return every skill (a 10,000-skill search took
+ * 20 ms). Such a word still counts for coverage, read from each candidate's own fields.
+ */
+const COMMON_TERMS_FROM = 1000;
+const COMMON_TERM_SHARE = 0.2;
 const EXACT_NAME_CONFIDENCE = 1;
 const MIN_CONFIDENCE = 0.01;
 /**
@@ -95,10 +105,26 @@ export const UNAVAILABLE_RANK_PENALTY = 0.15;
 const indexes = new WeakMap<readonly SearchableSkill[], SkillIndex>();
 
 function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
+  // How many skills each index term occurs in (MiniSearch keeps it private): counted as it tokenises.
+  const docFreq = new Map<string, number>();
+  const lastSeenIn = new Map<string, number>();
+  let indexing = -1;
   const miniSearch = new MiniSearch<IndexedSkill>({
     fields: ["name", "description", "whenToUse", "category"],
     storeFields: [],
-    tokenize: (text, field) => indexTerms(text, field ?? ""),
+    extractField: (document, field) => {
+      indexing = document.id;
+      return (document as unknown as Record<string, unknown>)[field] as string;
+    },
+    tokenize: (text, field) => {
+      const terms = indexTerms(text, field ?? "");
+      for (const term of terms) {
+        if (lastSeenIn.get(term) === indexing) continue;
+        lastSeenIn.set(term, indexing);
+        docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
+      }
+      return terms;
+    },
     processTerm: (term) => term,
   });
   miniSearch.addAll(
@@ -122,7 +148,7 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
     if (ids) ids.push(id);
     else byCanonicalName.set(name, [id]);
   });
-  return { miniSearch, haystacks, canonicalNames, byCanonicalName };
+  return { miniSearch, haystacks, canonicalNames, byCanonicalName, docFreq };
 }
 
 /**
@@ -199,6 +225,25 @@ function termCredit(queryTerm: string, result: SearchResult, cache: MatchKindCac
   return credit;
 }
 
+/** A skill's index terms and the fields each is in (as buildIndex tokenises them), for the words a search did not look up. */
+function ownTerms(skill: SearchableSkill): Map<string, string[]> {
+  const own = new Map<string, string[]>();
+  const fields: Array<[string, string]> = [
+    ["name", skill.name],
+    ["description", skill.description],
+    ["whenToUse", skill.whenToUse ?? ""],
+    ["category", skill.category],
+  ];
+  for (const [field, text] of fields) {
+    for (const term of indexTerms(text, field)) {
+      const seen = own.get(term);
+      if (!seen) own.set(term, [field]);
+      else if (!seen.includes(field)) seen.push(field);
+    }
+  }
+  return own;
+}
+
 /** Coverage credit (0–1) of one query word in one skill: its best match (or its English equivalent's), or the substring floor. */
 function wordCredit(
   word: QueryWord,
@@ -260,6 +305,8 @@ interface Candidate {
  * name kept as a term too), description, when_to_use and category (boost 0.5); stopwords dropped,
  * accents folded, plurals stemmed, common Spanish operations words also searched in English; prefix search for words of 3+ letters; fuzzy search with edit
  * distance 1 for 4–5-letter words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
+ * In a registry of 1,000 skills or more, a word held by more than a fifth of them is not looked up
+ * (COMMON_TERM_SHARE); its credit is read from each candidate's own fields.
  * Words are OR-ed, and MiniSearch multiplies a skill's score by how many query words it matched, so
  * skills with every word rank above partial matches (AND-ish). Seed floor: every skill whose name or
  * description contains a query keyword (a whitespace word of the query, or one of its words, with 3+
@@ -290,7 +337,14 @@ export function searchSkills(
   const allowed = (id: number): boolean => !options.filter || options.filter(skills[id]!);
 
   const terms = new Set([...words.flatMap((word) => [word.term, ...word.alternatives]), ...compounds]);
-  const results = index.miniSearch.search([...terms].join(" "), {
+  const common = new Set<string>();
+  if (skills.length >= COMMON_TERMS_FROM) {
+    for (const term of terms) if ((index.docFreq.get(term) ?? 0) > COMMON_TERM_SHARE * skills.length) common.add(term);
+    // A query of common words only is looked up whole.
+    if (common.size === terms.size) common.clear();
+  }
+  const looked = [...terms].filter((term) => !common.has(term));
+  const results = index.miniSearch.search(looked.join(" "), {
     tokenize: (text) => text.split(" "),
     processTerm: (term) => term,
     combineWith: "OR",
@@ -318,7 +372,16 @@ export function searchSkills(
   };
   const confidenceOf = (id: number, result: SearchResult | undefined, relative: number): number => {
     if (index.canonicalNames[id] === queryName) return EXACT_NAME_CONFIDENCE;
-    const coverage = words.reduce((sum, word) => sum + wordCredit(word, result, index.haystacks[id]!, kindCache), 0) / words.length;
+    const own = common.size > 0 ? ownTerms(skills[id]!) : null;
+    const credit = (word: QueryWord) => {
+      const looked = wordCredit(word, result, index.haystacks[id]!, kindCache);
+      if (!own || (!common.has(word.term) && !word.alternatives.some((alternative) => common.has(alternative)))) return looked;
+      // A common word was not looked up: its credit is an exact match in the skill's own fields.
+      let exact = Math.max(0, ...(own.get(word.term) ?? []).map((field) => FIELD_WEIGHT[field] ?? 0));
+      for (const alternative of word.alternatives) exact = Math.max(exact, ALTERNATIVE_WEIGHT * Math.max(0, ...(own.get(alternative) ?? []).map((field) => FIELD_WEIGHT[field] ?? 0)));
+      return Math.max(looked, exact);
+    };
+    const coverage = words.reduce((sum, word) => sum + credit(word), 0) / words.length;
     return Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
   };
   // A skill named as the query is meant, whatever its score.
