@@ -26,7 +26,7 @@ export function serverEnvironment(env) {
  * same user could read it from /proc/<pid>/environ). The server gets them over a pipe (fd 3) instead.
  * DATABASE_URL is one: a postgresql:// URL carries the database password.
  */
-export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "DATABASE_URL"];
+export const HANDED_SECRET_NAMES = ["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "CONSOLE_SECRET_KEY", "DATABASE_URL"];
 
 /** Whether a handed value is secret enough to warn about in an environment: a DATABASE_URL only when it holds a password (`scheme://user:password@…`). */
 function isSecretValue(name, value) {

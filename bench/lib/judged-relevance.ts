@@ -11,6 +11,7 @@ import { searchSkills, type SearchableSkill } from "@/lib/server/search/skill-se
 import type { HostProbe } from "@/lib/server/skills/native/host-requirements";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import { loadSubprocessSkills } from "@/lib/server/skills/subprocess-loader";
+import { withSecretGrants } from "@/lib/server/skills/secret-grants";
 
 /** One judged pair: a query and the one skill judged right for it. */
 export interface JudgedPair {
@@ -31,7 +32,10 @@ export interface Judgement {
 }
 
 /** The host the judged pool is loaded on, whatever machine runs it (availability ranks skills). */
-const JUDGED_HOST: HostProbe = { platform: "linux", hasBin: (bin) => ["sh", "bash", "python3", "node", "git", "curl"].includes(bin), hasEnv: () => false };
+const JUDGED_HOST: HostProbe = { platform: "linux", hasBin: (bin) => ["sh", "bash", "python3", "node", "git", "curl"].includes(bin) };
+
+/** No secret given to any skill. */
+const NO_SECRETS = new Map<string, string[]>();
 
 /** The judged pairs of `root` (the project folder). */
 export function judgedPairs(root: string): JudgedPair[] {
@@ -47,7 +51,8 @@ export async function judgedPool(root: string): Promise<SearchableSkill[]> {
   const native = await loadNativeSkills(bundled, { ...quiet, taken, probe: JUDGED_HOST });
   for (const skill of native.skills) taken.add(skill.name);
   const corpus = await loadNativeSkills(path.join(root, "tests/fixtures/corpus"), { ...quiet, taken, probe: JUDGED_HOST });
-  return [...subprocess.skills, ...native.skills, ...corpus.skills].map((skill) => ({
+  // No secret is given to any skill: one that needs a secret is unavailable, as on a fresh console.
+  return [...subprocess.skills, ...native.skills, ...corpus.skills].map((loaded) => withSecretGrants(loaded, NO_SECRETS)).map((skill) => ({
     name: skill.name,
     description: skill.description,
     category: skill.category,

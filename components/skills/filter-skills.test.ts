@@ -17,6 +17,8 @@ function skill(name: string, category: string, description = ""): Skill {
     unavailableReason: null,
     warnings: [],
     sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
+    secretsNeeded: [],
+    secretsGiven: [],
   };
 }
 

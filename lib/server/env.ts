@@ -38,6 +38,8 @@ export interface ConsoleConfig {
   dataDir: string;
   /** Secret that signs session cookies (CONSOLE_AUTH_SECRET); null = generate one under dataDir. */
   authSecret: string | null;
+  /** The 32-byte key that seals skill secrets (CONSOLE_SECRET_KEY); null = generate one under dataDir. */
+  secretKey: Buffer | null;
   /** The first admin's email and password, used only while no user exists. */
   adminEmail: string;
   adminPassword: string | null;
@@ -132,6 +134,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "CALL_LEASE_MS", default: "15000", meaning: "Lease a console holds on its running calls; renewed every third of it. A call whose owner's lease lapsed is marked `interrupted`." },
   { name: "CALL_EVENT_FLUSH_MS", default: "250", meaning: "How often buffered timeline lines are written to the database (at most 1000)." },
   { name: "CONSOLE_AUTH_SECRET", default: "(generated into ./data/auth-secret)", meaning: "Secret that signs session cookies, at least 32 characters. Unset: one is generated on first start and kept in ./data/auth-secret (mode 0600)." },
+  { name: "CONSOLE_SECRET_KEY", default: "(generated into ./data/secret-key)", meaning: "Key that seals skill secrets at rest (AES-256-GCM): 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). Unset: one is generated on first use and kept in ./data/secret-key (mode 0600). Every replica needs the same key; `CONSOLE_SECRET_KEY_FILE` names a file holding it." },
   { name: "CONSOLE_AUTH_SECRET_FILE", default: "(none)", meaning: "A file holding CONSOLE_AUTH_SECRET, read by `npm start` when that is unset: keeps the secret out of every environment (npm's and the launcher's too)." },
   { name: "CONSOLE_ADMIN_EMAIL", default: "admin@console.local", meaning: "Email of the admin created on first start, when the database has no user." },
   { name: "CONSOLE_ADMIN_PASSWORD", default: "(random, printed once)", meaning: "Password of that first admin (at least 12 characters). Unset: a random one is printed once to the console output." },
@@ -210,6 +213,26 @@ function authSecretOf(env: NodeJS.ProcessEnv): string | null {
   return raw.trim();
 }
 
+/**
+ * A skill-secret key as written (CONSOLE_SECRET_KEY, or ./data/secret-key): 64 hex digits, or the
+ * base64 / base64url of 32 bytes. Returns the 32 bytes; throws ConfigError naming `where` otherwise.
+ */
+export function parseSecretKey(raw: string, where: string): Buffer {
+  const text = raw.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+    if (bytes.length === 32) return bytes;
+  }
+  throw new ConfigError(`${where} must hold a 32-byte key: 64 hex digits or 44 characters of base64 (e.g. the output of \`openssl rand -base64 32\`)`);
+}
+
+function secretKeyOf(env: NodeJS.ProcessEnv): Buffer | null {
+  const raw = consoleSecret(env, "CONSOLE_SECRET_KEY");
+  if (raw === undefined || raw.trim() === "") return null;
+  return parseSecretKey(raw, "CONSOLE_SECRET_KEY");
+}
+
 function adminPasswordOf(env: NodeJS.ProcessEnv): string | null {
   const raw = consoleSecret(env, "CONSOLE_ADMIN_PASSWORD");
   if (raw === undefined || raw === "") return null;
@@ -271,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     eventFlushMs: positiveInt(env, "CALL_EVENT_FLUSH_MS", 250, 1000),
     dataDir,
     authSecret: authSecretOf(env),
+    secretKey: secretKeyOf(env),
     adminEmail: env.CONSOLE_ADMIN_EMAIL && env.CONSOLE_ADMIN_EMAIL.trim() !== "" ? env.CONSOLE_ADMIN_EMAIL.trim().toLowerCase() : "admin@console.local",
     adminPassword: adminPasswordOf(env),
     sessionTtlSeconds: positiveInt(env, "CONSOLE_SESSION_TTL_SECONDS", 12 * 3600),
@@ -404,7 +428,7 @@ export function resetConfigForTests(): void {
  * (DESIGN.md: a skill gets the names it allows, never the console's secrets). DATABASE_URL is one: a
  * PostgreSQL URL carries the database password.
  */
-export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL", "WORKER_TOKEN"]);
+export const CONSOLE_SECRET_NAMES: ReadonlySet<string> = new Set(["CONSOLE_AUTH_SECRET", "CONSOLE_ADMIN_PASSWORD", "CONSOLE_SECRET_KEY", "BETTER_AUTH_SECRET", "AUTH_SECRET", "DATABASE_URL", "WORKER_TOKEN"]);
 
 /**
  * The value of one variable of the console's own environment, for the executor's `env_allow`

@@ -19,7 +19,9 @@ import { databaseProvider, newPostgresSession, postgresPool } from "./db";
  * - `reload`: a replica reloaded its loader: reload too, so every replica serves the same skills;
  * - `approvals`: what waits for a person changed (approvals/approval-feed.ts): tell the approvals streams;
  * - `access` `{userId}`: that person signed out, lost a token or changed role (auth/access-changes.ts):
- *   their open event streams identify them again.
+ *   their open event streams identify them again;
+ * - `secrets`: a skill secret was set, changed or deleted (secrets/secret-store.ts): the registry reads
+ *   which skills are given which secrets again (a skill that needs one is available only once given it).
  */
 export type ReplicaMessage =
   | { kind: "events"; callId: string; seq: number }
@@ -29,7 +31,8 @@ export type ReplicaMessage =
   | { kind: "rescan" }
   | { kind: "reload" }
   | { kind: "approvals" }
-  | { kind: "access"; userId: string };
+  | { kind: "access"; userId: string }
+  | { kind: "secrets" };
 
 type Kind = ReplicaMessage["kind"];
 type MessageOf<K extends Kind> = Extract<ReplicaMessage, { kind: K }>;

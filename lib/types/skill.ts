@@ -44,6 +44,13 @@ export interface Skill {
   warnings: string[];
   /** What the skill declares it needs beyond its folder when sandboxed. */
   sandbox: SkillSandbox;
+  /**
+   * Secrets the skill needs (DESIGN.md "Skill secrets"): a native skill's `requires.env` and
+   * `primaryEnv`; it is unavailable until each is given to it. Empty for subprocess skills.
+   */
+  secretsNeeded: string[];
+  /** Names of the secrets given to the skill (injected into its processes as environment variables), sorted. */
+  secretsGiven: string[];
   /** Native only: the frontmatter's `when_to_use` (level 1, searched with name and description). */
   whenToUse?: string | null;
   /** Native only: the `tools[]` the frontmatter declares. */

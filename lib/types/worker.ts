@@ -84,6 +84,13 @@ export interface CallAssignment {
    * refusal can name what changed (`scripts/lib.sh changed`).
    */
   skillInput?: string;
+  /**
+   * The secrets given to the call's skill, name → value (DESIGN.md "Skill secrets"): injected into the
+   * call's process as environment variables and masked in everything the worker reports of the call.
+   */
+  secrets: Record<string, string>;
+  /** Set when the console could not open a secret of the skill (another key sealed it): the worker refuses the call with it. */
+  secretsError?: string;
 }
 
 /** `POST /api/v1/workers/{id}/claim` answer: calls claimed for this worker, and its calls to cancel. */

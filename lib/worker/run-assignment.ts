@@ -10,7 +10,9 @@ import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
 import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
 import { sandboxUnusableReason, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-plan";
+import { secretMasker } from "@/lib/server/secrets/secret-masking";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
+import { missingSecretsReason } from "@/lib/server/skills/secret-grants";
 import { digestMismatchReason } from "@/lib/server/skills/skill-digest";
 import type { RegisteredSkill } from "@/lib/server/skills/registered-skill";
 import { sandboxAllowedRoots } from "@/lib/server/skills/sandbox-allowance";
@@ -112,16 +114,26 @@ async function execute(
   { onSpawned, onSettled }: { onSpawned: (joined: Promise<void>) => void; onSettled: () => void },
 ): Promise<void> {
   const { config, host, client, workerId } = context;
-  const timeline = new TimelineUploader(client, workerId, assignment.callId, (reason) => {
-    running.lost = true;
-    console.error(`worker: call ${assignment.callId} is no longer ours (${reason}); stopping it`);
-    running.process?.cancel();
-  });
+  const secrets = assignment.secrets ?? {};
+  // Every line, the result and the error are masked here, before they leave the worker (DESIGN.md "Skill secrets").
+  const mask = secretMasker(Object.values(secrets));
+  const timeline = new TimelineUploader(
+    client,
+    workerId,
+    assignment.callId,
+    (reason) => {
+      running.lost = true;
+      console.error(`worker: call ${assignment.callId} is no longer ours (${reason}); stopping it`);
+      running.process?.cancel();
+    },
+    mask,
+  );
   const finish = async (report: Omit<FinishReport, "events" | "stderrTruncated"> & { stderrTruncated?: boolean }): Promise<void> => {
     const { events, spawned } = await timeline.drain();
     if (running.lost) return;
+    const masked = { ...report, result: maskedResult(report.result, mask), error: report.error === null ? null : mask(report.error) };
     try {
-      await client.finish(workerId, assignment.callId, { stderrTruncated: false, ...report, events, ...(spawned ? { spawned } : {}) });
+      await client.finish(workerId, assignment.callId, { stderrTruncated: false, ...masked, events, ...(spawned ? { spawned } : {}) });
     } catch (error) {
       console.error(`worker: the end of call ${assignment.callId} was not accepted: ${(error as Error).message}`);
     }
@@ -146,6 +158,9 @@ async function execute(
     return refuse("expired", digestMismatchReason(assignment.skillInput ?? null, { input: plan.skill.input, callDigest: plan.call.digest }, assignment.digest), true);
   }
   if (running.stopReason) return refuse(running.stopReason.status, running.stopReason.message);
+  if (assignment.secretsError) return refuse("failed", assignment.secretsError);
+  const missingSecrets = skill.secretsNeeded.filter((name) => !Object.prototype.hasOwnProperty.call(secrets, name));
+  if (missingSecrets.length > 0) return refuse("failed", missingSecretsReason(missingSecrets));
   const unusable = sandboxUnusableReason(host) ?? context.unusable();
   if (unusable) return refuse("failed", unusable);
 
@@ -171,7 +186,7 @@ async function execute(
   let recorded = false;
   try {
     const allowedRoots = sandboxAllowedRoots(skill, { paths: config.sandbox.allowPaths, bundledDir: config.bundledSkillsDir });
-    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots);
+    command = commandFor(host, plan, snapshot, skill, context.hiddenPaths, allowedRoots, secrets);
   } catch (error) {
     await cgroup.remove().catch(() => undefined);
     return refuse("failed", `the sandbox of ${skill.name} could not be set up on worker ${config.name}: ${(error as Error).message}`);
@@ -265,6 +280,7 @@ function commandFor(
   skill: RegisteredSkill,
   hiddenPaths: readonly string[],
   allowedRoots: readonly string[] | null,
+  secrets: Readonly<Record<string, string>>,
 ): { command: string; args: string[]; cwd: string; env: Record<string, string>; extraFds: number[]; bindFds: number[] } {
   if (host.mode === "bwrap") {
     // Bound by descriptor: what the sandbox sees is the snapshot opened here, whatever happens to paths.
@@ -272,7 +288,7 @@ function commandFor(
     try {
       if (plan.outsideEntry && snapshot.entry) binds.push({ fd: openBindFd(snapshot.entry), target: plan.outsideEntry.realpath });
       // The launcher forks the call, never this process (see ProcessLauncher).
-      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots), { forkedHere: false });
+      const built = buildSandboxedCommand(host, sandboxRequestOf(plan, skill, binds, hiddenPaths, allowedRoots, secrets), { forkedHere: false });
       // bwrap's own working folder does not matter: it changes into the skill's folder inside.
       return { ...built, cwd: "/", bindFds: [...binds.map((bind) => bind.fd), ...built.openedFds] };
     } catch (error) {
@@ -284,7 +300,7 @@ function commandFor(
   // pointed at the snapshot instead, so the live folder is never what runs.
   const inSnapshot = (value: string) => (value === plan.folder || value.startsWith(`${plan.folder}${path.sep}`) ? path.join(snapshot.folder, path.relative(plan.folder, value)) : value);
   const command = plan.outsideEntry && snapshot.entry && plan.command === plan.outsideEntry.realpath ? snapshot.entry : inSnapshot(plan.command);
-  return { command, args: plan.args.map(inSnapshot), cwd: snapshot.folder, env: childEnvironment(skill, { home: null }), extraFds: [], bindFds: [] };
+  return { command, args: plan.args.map(inSnapshot), cwd: snapshot.folder, env: childEnvironment(skill, { home: null, secrets }), extraFds: [], bindFds: [] };
 }
 
 /**
@@ -293,18 +309,42 @@ function commandFor(
  * declaration, the hidden paths and the allowed roots. Shared with the benchmark's baseline spawner
  * (bench/lib/direct-spawn.ts), so both run the same command. Pure.
  */
-export function sandboxRequestOf(plan: CallPlan, skill: RegisteredSkill, binds: SandboxRequest["binds"], hiddenPaths: readonly string[], allowedRoots: readonly string[] | null): SandboxRequest {
+export function sandboxRequestOf(
+  plan: CallPlan,
+  skill: RegisteredSkill,
+  binds: SandboxRequest["binds"],
+  hiddenPaths: readonly string[],
+  allowedRoots: readonly string[] | null,
+  secrets: Readonly<Record<string, string>> = {},
+): SandboxRequest {
   return {
     command: plan.command,
     args: plan.args,
     cwd: plan.folder,
-    env: childEnvironment(skill, { home: SANDBOX_HOME }),
+    env: childEnvironment(skill, { home: SANDBOX_HOME, secrets }),
     binds,
     declaration: skill.sandbox,
     hiddenPaths: [...hiddenPaths],
     home: SANDBOX_HOME,
     allowedRoots,
   };
+}
+
+/**
+ * A call's result with the secrets masked: a subprocess skill's stdout must stay one JSON document, so
+ * when masking broke it (a value standing across JSON's own characters) the result is replaced by
+ * `{"masked": "<the masked text>"}`, which still shows what the skill wrote, without the value.
+ */
+function maskedResult(result: string | null, mask: (text: string) => string): string | null {
+  if (result === null) return null;
+  const masked = mask(result);
+  if (masked === result) return result;
+  try {
+    JSON.parse(masked);
+    return masked;
+  } catch {
+    return JSON.stringify({ masked });
+  }
 }
 
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {

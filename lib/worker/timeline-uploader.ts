@@ -33,6 +33,8 @@ export class TimelineUploader {
     private readonly workerId: string,
     private readonly callId: string,
     private readonly onLost: (reason: string) => void,
+    /** Applied to every line before it is kept: masks the call's secrets (secretMasker), so no report carries a value. */
+    private readonly mask: (line: string) => string = (line) => line,
   ) {}
 
   /** Number of lines appended so far (the last seq). */
@@ -46,7 +48,7 @@ export class TimelineUploader {
    * call that ends sooner reports everything in its finish, one request instead of two.
    */
   append(stream: CallEvent["stream"], line: string): void {
-    this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line });
+    this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line: this.mask(line) });
     if (stream === "stderr") this.kick();
     else this.kickSoon();
   }

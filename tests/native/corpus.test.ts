@@ -18,6 +18,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import type { HostProbe } from "@/lib/server/skills/native/host-requirements";
+import { withSecretGrants } from "@/lib/server/skills/secret-grants";
 
 const CORPUS = path.resolve(__dirname, "../fixtures/corpus");
 const EXPECTED_FILE = path.join(__dirname, "corpus-expected.json");
@@ -45,7 +46,6 @@ interface Outcome {
 const FIXED_HOST: HostProbe = {
   platform: "linux",
   hasBin: (bin) => ["sh", "bash", "python3", "node", "git", "curl"].includes(bin),
-  hasEnv: () => false,
 };
 
 const sources = JSON.parse(fs.readFileSync(path.join(CORPUS, "sources.json"), "utf8")) as Source[];
@@ -61,7 +61,9 @@ async function scanCorpus(): Promise<Record<string, Outcome>> {
     ["failed", report.failed],
   ] as const) {
     for (const entry of entries) {
-      const skill = outcome === "registered" ? skills.find((candidate) => candidate.source.path === entry.path) : undefined;
+      const loaded = outcome === "registered" ? skills.find((candidate) => candidate.source.path === entry.path) : undefined;
+      // As a fresh console offers it: no secret is given to any skill.
+      const skill = loaded ? withSecretGrants(loaded, new Map()) : undefined;
       outcomes[relative(entry.path)] = {
         outcome,
         name: entry.name,
@@ -122,7 +124,7 @@ describe("the real-world corpus", () => {
     expect(outcomes["openclaw/todoist-cli/skill.md"]).toMatchObject({ outcome: "registered", name: "todoist", unavailableReason: "requires bins not found on PATH: todoist" });
     // Gating under metadata.* names and at the top level makes skills unavailable with the reason.
     expect(outcomes["openclaw/imsg/SKILL.md"]!.unavailableReason).toBe("os not supported: runs on darwin (this host is linux); requires bins not found on PATH: imsg");
-    expect(outcomes["openclaw/openai-tts/SKILL.md"]!.unavailableReason).toBe("requires environment variables that are not set: OPENAI_API_KEY");
+    expect(outcomes["openclaw/openai-tts/SKILL.md"]!.unavailableReason).toBe("needs secret OPENAI_API_KEY: no secret of that name is given to this skill (Secrets page)");
     // Non-spec fields are named in the strict report.
     expect(count((outcome) => outcome.specDeviations.some((deviation) => deviation.startsWith('field "homepage"')))).toBeGreaterThanOrEqual(1);
   });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import { scanSkills } from "@/lib/server/skills/scan-skills";
+import { withSecretGrants } from "@/lib/server/skills/secret-grants";
 import { writeNativeSkill, writeSkill } from "../helpers/test-console";
 
 let root: string;
@@ -31,13 +32,14 @@ describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
     writeNativeSkill(root, "claw", "primary", { frontmatter: "name: primary\ndescription: d\nprimaryEnv: NATIVE_LOADER_TEST_TOKEN" });
     writeNativeSkill(root, "claw", "elsewhere", { frontmatter: `name: elsewhere\ndescription: d\nos: [${process.platform === "win32" ? "linux" : "windows"}]` });
     const { skills } = await load();
-    expect(skills.map((skill) => [skill.name, skill.unavailableReason])).toEqual([
-      ["dotted", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
-      ["elsewhere", `os not supported: runs on ${process.platform === "win32" ? "linux" : "win32"} (this host is ${process.platform})`],
-      ["hub", "requires bins not found on PATH: no-such-bin-hub"],
-      ["molt", "requires bins not found on PATH: no-such-bin-molt"],
-      ["primary", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
-      ["top", "requires bins not found on PATH: no-such-bin-top; requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
+    // requires.env and primaryEnv are secrets the skill needs (the registry makes it unavailable until given them), not host gating.
+    expect(skills.map((skill) => [skill.name, skill.unavailableReason, skill.secretsNeeded])).toEqual([
+      ["dotted", null, ["NATIVE_LOADER_TEST_TOKEN"]],
+      ["elsewhere", `os not supported: runs on ${process.platform === "win32" ? "linux" : "win32"} (this host is ${process.platform})`, []],
+      ["hub", "requires bins not found on PATH: no-such-bin-hub", []],
+      ["molt", "requires bins not found on PATH: no-such-bin-molt", []],
+      ["primary", null, ["NATIVE_LOADER_TEST_TOKEN"]],
+      ["top", "requires bins not found on PATH: no-such-bin-top", ["NATIVE_LOADER_TEST_TOKEN"]],
     ]);
     expect(skills.find((skill) => skill.name === "dotted")!.warnings).toEqual(["the top-level key metadata.openclaw is read as openclaw under metadata"]);
   });
@@ -76,15 +78,30 @@ describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
     });
     writeNativeSkill(root, "claw", "claw-old", { frontmatter: 'name: claw-old\ndescription: d\nmetadata: {"clawdbot": {"os": ["macos"]}}' });
     writeNativeSkill(root, "claw", "claw-older", { frontmatter: 'name: claw-older\ndescription: d\nmetadata: {"clawdis": {"requires": {"env": "NATIVE_LOADER_TEST_TOKEN"}}}' });
-    let { skills } = await load();
-    expect(skills.map((skill) => [skill.name, skill.unavailableReason])).toEqual([
-      ["claw-new", "requires bins not found on PATH: no-such-bin-claw; requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
-      ["claw-old", process.platform === "darwin" ? null : `os not supported: runs on darwin (this host is ${process.platform})`],
-      ["claw-older", "requires environment variables that are not set: NATIVE_LOADER_TEST_TOKEN"],
+    const { skills } = await load();
+    expect(skills.map((skill) => [skill.name, skill.unavailableReason, skill.secretsNeeded])).toEqual([
+      ["claw-new", "requires bins not found on PATH: no-such-bin-claw", ["NATIVE_LOADER_TEST_TOKEN"]],
+      ["claw-old", process.platform === "darwin" ? null : `os not supported: runs on darwin (this host is ${process.platform})`, []],
+      ["claw-older", null, ["NATIVE_LOADER_TEST_TOKEN"]],
     ]);
-    process.env.NATIVE_LOADER_TEST_TOKEN = "set";
-    ({ skills } = await load());
-    expect(skills.find((skill) => skill.name === "claw-older")!.available).toBe(true);
+  });
+
+  it("offers a skill that needs a secret as unavailable until the secret is given to it; the console's environment never counts", async () => {
+    writeNativeSkill(root, "claw", "claw-older", { frontmatter: 'name: claw-older\ndescription: d\nmetadata: {"clawdis": {"requires": {"env": "NATIVE_LOADER_TEST_TOKEN"}}}' });
+    writeNativeSkill(root, "claw", "claw-new", { frontmatter: 'name: claw-new\ndescription: d\nmetadata: {"openclaw": {"requires": {"bins": ["no-such-bin-claw"], "env": ["NATIVE_LOADER_TEST_TOKEN", "OTHER_TOKEN"]}}}' });
+    process.env.NATIVE_LOADER_TEST_TOKEN = "set in the console's own environment";
+    const { skills } = await load();
+    const offered = (grants: Map<string, string[]>) => skills.map((skill) => withSecretGrants(skill, grants)).map((skill) => [skill.name, skill.available, skill.unavailableReason, skill.secretsGiven]);
+    expect(offered(new Map())).toEqual([
+      ["claw-new", false, "requires bins not found on PATH: no-such-bin-claw; needs secrets NATIVE_LOADER_TEST_TOKEN, OTHER_TOKEN: no secrets of those names are given to this skill (Secrets page)", []],
+      ["claw-older", false, "needs secret NATIVE_LOADER_TEST_TOKEN: no secret of that name is given to this skill (Secrets page)", []],
+    ]);
+    // Given to another skill only: still missing here.
+    expect(offered(new Map([["claw-new", ["NATIVE_LOADER_TEST_TOKEN"]]]))).toEqual([
+      ["claw-new", false, "requires bins not found on PATH: no-such-bin-claw; needs secret OTHER_TOKEN: no secret of that name is given to this skill (Secrets page)", ["NATIVE_LOADER_TEST_TOKEN"]],
+      ["claw-older", false, "needs secret NATIVE_LOADER_TEST_TOKEN: no secret of that name is given to this skill (Secrets page)", []],
+    ]);
+    expect(offered(new Map([["claw-older", ["EXTRA", "NATIVE_LOADER_TEST_TOKEN"]]]))[1]).toEqual(["claw-older", true, null, ["EXTRA", "NATIVE_LOADER_TEST_TOKEN"]]);
   });
 
   it("warns about an unknown os word and malformed requires entries, still loading", async () => {

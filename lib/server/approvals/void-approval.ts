@@ -1,3 +1,4 @@
+import { Prisma } from "@prisma/client";
 import { recordAudit } from "../audit/audit-trail";
 import { transitionCall } from "../calls/call-transitions";
 import type { SqlRunner } from "../db-statements";
@@ -48,4 +49,26 @@ export async function voidApprovalOfCall(tx: SqlRunner, callId: string, reason: 
   const [call] = await tx.$queryRaw<Array<{ skill: string }>>`SELECT "skill" FROM "Call" WHERE "id" = ${callId}`;
   await recordAudit({ action: "approval.void", actor: "system", callId, approvalId: voided.id, skill: call?.skill ?? null, digest: voided.digest, details: { reason, from: "approved" } }, tx);
   return voided.id;
+}
+
+/**
+ * Voids, in `tx`, every `pending` approval of a call of one of `skills` (DESIGN.md "Skill secrets": a
+ * secret change voids pending approvals of the skills it feeds; what the approvers were shown would no
+ * longer be what runs): each approval `pending` → `void` with `reason`, its call `awaiting_approval` →
+ * `expired` with the reason in `error`, and an `approval.void` entry (actor `system`), all in the
+ * caller's transaction. Returns the voided approvals' ids (the caller calls approvalsChanged() once `tx`
+ * is committed); none when `skills` is empty.
+ */
+export async function voidPendingApprovalsOfSkills(tx: Prisma.TransactionClient, skills: readonly string[], reason: string): Promise<string[]> {
+  if (skills.length === 0) return [];
+  const now = new Date();
+  const voided = await tx.$queryRaw<Array<{ id: string; callId: string; digest: string }>>`
+    UPDATE "Approval" SET "status" = 'void', "reason" = ${reason}, "decidedBy" = 'system', "decidedAt" = ${now}, "updatedAt" = ${now}
+    WHERE "status" = 'pending' AND "callId" IN (SELECT "id" FROM "Call" WHERE "skill" IN (${Prisma.join([...skills])}))
+    RETURNING "id", "callId", "digest"`;
+  for (const approval of voided) {
+    const call = await transitionCall({ callId: approval.callId, from: "awaiting_approval", to: "expired", changes: { error: `approval void: ${reason}`, endedAt: now }, audit: null }, tx);
+    await recordAudit({ action: "approval.void", actor: "system", callId: approval.callId, approvalId: approval.id, skill: call?.skill ?? null, digest: approval.digest, details: { reason, from: "pending" } }, tx);
+  }
+  return voided.map((approval) => approval.id);
 }

@@ -78,6 +78,8 @@ export async function buildSubprocessSkill(
       unavailableReason: null,
       warnings,
       sandbox: sandbox.declaration,
+      secretsNeeded: [],
+      secretsGiven: [],
       entryPath: entry.entryPath,
       workingDirectory,
     },

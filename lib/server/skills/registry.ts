@@ -1,6 +1,10 @@
 import { config } from "@/lib/server/env";
 import type { LoaderReport } from "@/lib/types/skill";
+import { onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
+import { loadSecretGrants, type SecretGrants } from "../secrets/secret-store";
+import type { RegisteredSkill } from "./registered-skill";
 import { scanSkills } from "./scan-skills";
+import { withSecretGrants } from "./secret-grants";
 import { createSkillRegistry, type SkillRegistry } from "./skill-registry";
 
 export type { SkillFilter, SkillRegistry } from "./skill-registry";
@@ -10,18 +14,44 @@ const REGISTRY_KEY = Symbol.for("skill-console.registry");
 
 interface RegistryState {
   current: SkillRegistry | null;
+  /** What the last scan found, before the secrets are applied (withSecretGrants). */
+  scanned: { skills: readonly RegisteredSkill[]; report: LoaderReport } | null;
+  /** Which secrets each skill is given, as last read. */
+  grants: SecretGrants;
+  /** Tickets of the reads of `grants`: a read applies only when no later-started read applied first. */
+  grantsTicket: { issued: number; applied: number };
   running: Promise<LoaderReport> | null;
   queued: Promise<LoaderReport> | null;
 }
 
 function state(): RegistryState {
   const holder = globalThis as Record<symbol, RegistryState | undefined>;
-  return (holder[REGISTRY_KEY] ??= { current: null, running: null, queued: null });
+  return (holder[REGISTRY_KEY] ??= { current: null, scanned: null, grants: new Map(), grantsTicket: { issued: 0, applied: 0 }, running: null, queued: null });
+}
+
+/** Makes the snapshot the registry serves: the scanned skills with the secrets they are given applied. */
+function publish(registry: RegistryState): void {
+  if (!registry.scanned) return;
+  const { skills, report } = registry.scanned;
+  registry.current = createSkillRegistry(
+    skills.map((skill) => withSecretGrants(skill, registry.grants)),
+    report,
+  );
+}
+
+/** Reads the grants and keeps them unless a read started later was applied first (reads may finish out of order). */
+async function readGrants(registry: RegistryState): Promise<void> {
+  const ticket = ++registry.grantsTicket.issued;
+  const grants = await loadSecretGrants();
+  if (ticket < registry.grantsTicket.applied) return;
+  registry.grantsTicket.applied = ticket;
+  registry.grants = grants;
 }
 
 async function scanInto(registry: RegistryState): Promise<LoaderReport> {
-  const { skills, report } = await scanSkills(config());
-  registry.current = createSkillRegistry(skills, report);
+  const [{ skills, report }] = await Promise.all([scanSkills(config()), readGrants(registry)]);
+  registry.scanned = { skills, report };
+  publish(registry);
   return report;
 }
 
@@ -64,6 +94,22 @@ export async function getRegistry(): Promise<SkillRegistry> {
 export function reloadRegistry(): Promise<LoaderReport> {
   return requestScan(state());
 }
+
+/**
+ * Reads which skills are given which secrets again and swaps in a snapshot with them applied, without
+ * scanning the roots (DESIGN.md "Skill secrets": a skill that needs a secret is available once it is
+ * given it). Called after a secret changed here, and when another replica says one did (`secrets`).
+ * Throws the database's error (the snapshot then keeps the secrets it had).
+ */
+export async function refreshSecretGrants(): Promise<void> {
+  const registry = state();
+  await readGrants(registry);
+  publish(registry);
+}
+
+onReplicaMessage("secrets", () => refreshSecretGrants());
+// A change announced while this replica's LISTEN session was down was not heard.
+onReplicaCatchUp("secrets", () => refreshSecretGrants());
 
 /** Forgets the registry so the next getRegistry() scans again with the current settings (tests only). */
 export function resetRegistryForTests(): void {

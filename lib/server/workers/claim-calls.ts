@@ -10,6 +10,8 @@ import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
 import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
+import { SecretUnreadableError } from "../secrets/secret-box";
+import { secretValuesFor } from "../secrets/secret-store";
 import { parseLabels } from "./worker-tokens";
 
 /** Longest a claim poll is held open, in ms: under a third of the lease, so a poll never outlives a renewal period. */
@@ -119,6 +121,22 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
   if (capacity <= 0) return [];
   const claimed: CallAssignment[] = [];
   const candidates = await preferFullSandbox(worker, await claimable(worker, capacity));
+  // Read once per skill of this claim, after the call is ours: a secret set a moment ago is included.
+  const secretsOf = new Map<string, Promise<Pick<CallAssignment, "secrets" | "secretsError">>>();
+  const secretsFor = (skill: string) => {
+    let secrets = secretsOf.get(skill);
+    if (!secrets) {
+      secrets = secretValuesFor(skill).then(
+        (values) => ({ secrets: values }),
+        (error: unknown) => {
+          if (error instanceof SecretUnreadableError) return { secrets: {}, secretsError: error.message };
+          throw error;
+        },
+      );
+      secretsOf.set(skill, secrets);
+    }
+    return secrets;
+  };
   for (const candidate of candidates) {
     const leaseUntil = nextLeaseUntil((await agreedNow()).getTime());
     const row = await transitionCall({
@@ -138,6 +156,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
       argsJson: row.args,
       leaseUntil: leaseUntil.toISOString(),
       ...(candidate.skillInput ? { skillInput: candidate.skillInput } : {}),
+      ...(await secretsFor(row.skill)),
     };
     // Long args are streamed from their parts into the answer (stored-json.ts), never joined here.
     if (row.args === IN_PARTS) defineStoredJson(assignment, "argsJson", payloadAsJsonString(row.id, "args"), "");

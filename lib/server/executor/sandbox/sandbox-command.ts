@@ -54,9 +54,12 @@ export interface SandboxedCommand {
  * cgroup namespaces, a new network namespace only when `network` is false (only `lo`), a new session,
  * --die-with-parent, all capabilities dropped; the mounts of planMountArgs (declared read and write
  * paths bound by descriptor: each opened at its real path, checked within `allowedRoots` and outside
- * the hidden paths on the descriptor itself); --chdir cwd; --clearenv
- * and one --setenv per env entry (HOME, when present, becomes `home`). setpriv and bwrap get an EMPTY
- * environment: bwrap's PID 1 keeps it, and the sandbox can read /proc/1/environ.
+ * the hidden paths on the descriptor itself); --chdir cwd. The environment is the request's env
+ * (HOME, when present, becomes `home`), handed to setpriv and bwrap as THEIR environment, which bwrap
+ * passes on: never as arguments (`--setenv NAME VALUE`), since a process's command line is readable by
+ * every process of the host (/proc/<pid>/cmdline) and a skill secret must reach only its own call;
+ * an environment is readable only by its own user and namespace. bwrap's PID 1 keeps exactly what the
+ * skill gets, nothing of the worker's.
  * Mode "none": the command as it is, env as given, no descriptors (host paths; nothing is enforced).
  *
  * Throws Error when the call may not run: the host is unusable or refuses the declaration
@@ -121,21 +124,20 @@ export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequ
     ...mountArgs,
     "--chdir",
     request.cwd,
-    "--clearenv",
-    ...envArgs(request),
     "--",
     request.command,
     ...request.args,
   ];
   const extraFds = [...request.binds.map((bind) => bind.fd), ...opened];
-  if (!host.dropsPrivileges) return { command: bwrap, args: bwrapArgs, env: {}, extraFds, openedFds: opened };
+  const env = sandboxEnvironment(request);
+  if (!host.dropsPrivileges) return { command: bwrap, args: bwrapArgs, env, extraFds, openedFds: opened };
   const setpriv = host.tools.setpriv;
   if (setpriv === null) {
     for (const fd of opened) closeSync(fd);
     throw new Error("setpriv (util-linux) is missing, so the sandbox cannot drop privileges");
   }
   const drop = [`--reuid=${host.uid}`, `--regid=${host.gid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all"];
-  return { command: setpriv, args: [...drop, "--", bwrap, ...bwrapArgs], env: {}, extraFds, openedFds: opened };
+  return { command: setpriv, args: [...drop, "--", bwrap, ...bwrapArgs], env, extraFds, openedFds: opened };
 }
 
 function namespaceArgs(declaration: SandboxDeclaration): string[] {
@@ -155,14 +157,15 @@ function namespaceArgs(declaration: SandboxDeclaration): string[] {
   ];
 }
 
-function envArgs(request: SandboxRequest): string[] {
-  const args: string[] = [];
+/** The sandboxed process's environment: the request's, HOME pointed at the private home. Throws for an entry no environment can hold. */
+function sandboxEnvironment(request: SandboxRequest): Record<string, string> {
+  const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.env)) {
     if (name === "" || name.includes("=") || name.includes("\0")) throw new Error(`environment variable name ${JSON.stringify(name)} cannot be passed`);
     if (value.includes("\0")) throw new Error(`environment variable ${name} holds a NUL character`);
-    args.push("--setenv", name, name === "HOME" ? request.home : value);
+    env[name] = name === "HOME" ? request.home : value;
   }
-  return args;
+  return env;
 }
 
 function checkRequestPaths(request: SandboxRequest): void {

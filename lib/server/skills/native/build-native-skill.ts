@@ -188,6 +188,8 @@ export async function buildNativeSkill(
       unavailableReason: unavailable,
       warnings,
       sandbox: sandbox.ok ? sandbox.declaration : DEFAULT_SANDBOX_DECLARATION,
+      secretsNeeded: requirements.env,
+      secretsGiven: [],
       whenToUse,
       tools,
       resources,

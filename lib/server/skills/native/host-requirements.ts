@@ -18,7 +18,7 @@ export interface HostRequirements {
   bins: string[];
   /** Groups of executables of which at least one must be on PATH (one group per declaring block). */
   anyBins: string[][];
-  /** Environment variables that must be set in the console's environment. */
+  /** Environment variables the skill needs: secrets it must be given (DESIGN.md "Skill secrets"), never the console's environment. */
   env: string[];
   /** `requires.config` entries: shown, never checked. */
   config: string[];
@@ -159,8 +159,6 @@ export interface HostProbe {
   platform: string;
   /** True when `bin` (a bare command name) is an executable regular file in one of the PATH folders. */
   hasBin(bin: string): boolean;
-  /** True when the console's environment has `name` set (the console's secrets count as unset). */
-  hasEnv(name: string): boolean;
 }
 
 /**
@@ -195,18 +193,16 @@ export function createHostProbe(): HostProbe {
       cache.set(bin, found);
       return found;
     },
-    hasEnv: (name) => {
-      const value = consoleEnvValue(name);
-      return value !== undefined && value !== "";
-    },
   };
 }
 
 /**
  * Why this host cannot use a skill, or null when it can (issue 5 point 1): its os lists exclude
- * `probe.platform`, a `requires.bins` entry is not on PATH, no entry of an `anyBins` group is, or a
- * `requires.env` variable is unset. Reasons are joined with "; ", e.g. "requires bins not found on
- * PATH: kubectl, helm". Pure apart from the probe's look-ups.
+ * `probe.platform`, a `requires.bins` entry is not on PATH, or no entry of an `anyBins` group is.
+ * Reasons are joined with "; ", e.g. "requires bins not found on PATH: kubectl, helm". `requires.env`
+ * is not the host's business: those are secrets the skill must be given (the registry's
+ * withSecretGrants; a variable of the console's own environment never satisfies one). Pure apart
+ * from the probe's look-ups.
  */
 export function unavailableReason(requirements: HostRequirements, probe: HostProbe): string | null {
   const reasons: string[] = [];
@@ -221,7 +217,5 @@ export function unavailableReason(requirements: HostRequirements, probe: HostPro
   for (const group of requirements.anyBins) {
     if (!group.some((bin) => probe.hasBin(bin))) reasons.push(`requires one of these bins on PATH, none found: ${group.join(", ")}`);
   }
-  const missingEnv = requirements.env.filter((name) => !probe.hasEnv(name));
-  if (missingEnv.length > 0) reasons.push(`requires environment variables that are not set: ${missingEnv.join(", ")}`);
   return reasons.length > 0 ? reasons.join("; ") : null;
 }

@@ -1,0 +1,218 @@
+import type { Secret as SecretRow } from "@prisma/client";
+import type { Identity } from "@/lib/types/identity";
+import type { SecretInfo } from "@/lib/types/secret";
+import { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, SECRET_VALUE_MIN_LENGTH } from "@/lib/validation/secret-requests";
+import { approvalsChanged } from "../approvals/approval-feed";
+import { voidPendingApprovalsOfSkills } from "../approvals/void-approval";
+import { recordAudit } from "../audit/audit-trail";
+import { db } from "../db";
+import { modelTransaction } from "../db-transactions";
+import { CONSOLE_SECRET_NAMES } from "../env";
+import { AppError } from "../errors";
+import { announce } from "../replica-bus";
+import { openSecret, sealSecret } from "./secret-box";
+import { secretKey } from "./secret-key";
+
+/**
+ * Names a secret may not have, whatever its value: the console's own secrets (never forwarded to a
+ * skill), and variables that change how programs run rather than what they are given (a "secret"
+ * LD_PRELOAD or BASH_ENV would run code of the admin's choosing inside every skill it names).
+ */
+const REFUSED_NAMES = new Set([...CONSOLE_SECRET_NAMES, "PATH", "HOME", "PWD", "SHELL", "IFS", "ENV", "BASH_ENV", "CDPATH", "GLOBIGNORE", "PS4", "PROMPT_COMMAND", "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "RUBYOPT", "RUBYLIB", "TMPDIR"]);
+/** Name prefixes refused for the same reason (the dynamic linker's and glibc's tunables). */
+const REFUSED_PREFIXES = ["LD_", "GLIBC_", "MALLOC_"];
+
+/** What an admin asks to store (`POST /api/v1/secrets`). */
+export interface NewSecret {
+  name: string;
+  value: string;
+  skills: string[];
+}
+
+/** What an admin asks to change (`PUT /api/v1/secrets/{name}`): at least one of the two. */
+export interface SecretChange {
+  value?: string;
+  skills?: string[];
+}
+
+/** Maps a row to the listed shape: never the value, nor its ciphertext. */
+function toSecretInfo(row: SecretRow): SecretInfo {
+  return {
+    name: row.name,
+    skills: parseSkills(row.skills),
+    fingerprint: row.fingerprint,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedBy: row.updatedBy,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Parses a JSON skills column; anything unexpected reads as no skills (the secret then reaches none). */
+function parseSkills(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Throws AppError bad_request when `name` is not a name a secret may have. */
+function checkName(name: string): void {
+  if (!new RegExp(SECRET_NAME_PATTERN).test(name)) {
+    throw new AppError("bad_request", `a secret's name is an environment variable's name: letters, digits and _, not starting with a digit, at most 128 characters (got ${JSON.stringify(name.slice(0, 140))})`);
+  }
+  if (REFUSED_NAMES.has(name) || REFUSED_PREFIXES.some((prefix) => name.startsWith(prefix))) {
+    throw new AppError("bad_request", `${name} cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given`);
+  }
+}
+
+/** Throws AppError bad_request, never quoting the value, when `value` cannot be a secret's value. */
+function checkValue(name: string, value: string): void {
+  if (value.length < SECRET_VALUE_MIN_LENGTH) throw new AppError("bad_request", `the value of ${name} is shorter than ${SECRET_VALUE_MIN_LENGTH} characters: too short to be masked in what skills print`);
+  if (Buffer.byteLength(value, "utf8") > SECRET_VALUE_MAX_BYTES) throw new AppError("too_large", `the value of ${name} is larger than ${SECRET_VALUE_MAX_BYTES} bytes`);
+  if (value.includes("\0")) throw new AppError("bad_request", `the value of ${name} holds a NUL character, which no environment variable can`);
+  if (value.trim() === "") throw new AppError("bad_request", `the value of ${name} is only whitespace`);
+}
+
+/** The skills as stored: trimmed, without control characters, unique, sorted. Throws AppError bad_request otherwise. */
+function normalisedSkills(skills: readonly string[]): string[] {
+  const kept = new Set<string>();
+  for (const skill of skills) {
+    const name = skill.trim();
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (name === "" || /[\u0000-\u001f\u007f]/.test(name)) throw new AppError("bad_request", `${JSON.stringify(skill.slice(0, 210))} is not a skill name`);
+    kept.add(name);
+  }
+  return [...kept].sort();
+}
+
+/** Every secret, by name (`GET /api/v1/secrets`, admin): names, skills, fingerprints, who and when; never a value. */
+export async function listSecrets(): Promise<SecretInfo[]> {
+  const rows = await db().secret.findMany({ orderBy: { name: "asc" } });
+  return rows.map(toSecretInfo);
+}
+
+/** Tells this replica's registry and the others' that the secrets changed (availability of the skills that need them). */
+async function secretsChanged(): Promise<void> {
+  announce({ kind: "secrets" });
+  const { refreshSecretGrants } = await import("../skills/registry");
+  await refreshSecretGrants();
+}
+
+/** The reason pending approvals of a secret's skills are voided with. */
+function voidReason(name: string, what: "set" | "changed" | "deleted"): string {
+  return `secret ${name} was ${what} after the call was requested: what the approvers were shown is no longer what would run`;
+}
+
+/**
+ * Stores a new secret (`POST /api/v1/secrets`, admin; DESIGN.md "Skill secrets"): the value sealed with
+ * AES-256-GCM under the console's key, given to `skills`. Pending approvals of those skills are voided
+ * in the same transaction; writes `secret.created` (name, skills, fingerprint — never the value).
+ * Returns the SecretInfo. Throws AppError bad_request / too_large for a bad name, value or skill, and
+ * conflict (409) when a secret of that name exists.
+ */
+export async function createSecret(actor: Pick<Identity, "email" | "userId">, input: NewSecret): Promise<SecretInfo> {
+  checkName(input.name);
+  checkValue(input.name, input.value);
+  const skills = normalisedSkills(input.skills);
+  const sealed = sealSecret(secretKey(), input.name, input.value);
+  const { row, voided } = await modelTransaction(async (tx) => {
+    const existing = await tx.secret.findUnique({ where: { name: input.name }, select: { name: true } });
+    if (existing) throw new AppError("conflict", `a secret named ${input.name} exists: change it with PUT /api/v1/secrets/${input.name}`);
+    const now = new Date();
+    const row = await tx.secret.create({ data: { name: input.name, ...sealed, skills: JSON.stringify(skills), createdBy: actor.email, updatedBy: actor.email, createdAt: now, updatedAt: now } });
+    const voided = await voidPendingApprovalsOfSkills(tx, skills, voidReason(input.name, "set"));
+    await recordAudit({ action: "secret.created", actor: actor.email, actorId: actor.userId, details: { name: input.name, skills, fingerprint: sealed.fingerprint, voidedApprovals: voided } }, tx);
+    return { row, voided };
+  });
+  if (voided.length > 0) approvalsChanged();
+  await secretsChanged();
+  return toSecretInfo(row);
+}
+
+/**
+ * Changes a secret's value, its skills, or both (`PUT /api/v1/secrets/{name}`, admin). Pending
+ * approvals of the skills whose secret changed are voided in the same transaction: every skill named
+ * before or after when the value changed, else those that gained or lost it. Writes `secret.updated`
+ * (what changed, skills, old and new fingerprint). Returns the SecretInfo. Throws AppError not_found,
+ * bad_request or too_large.
+ */
+export async function updateSecret(actor: Pick<Identity, "email" | "userId">, name: string, change: SecretChange): Promise<SecretInfo> {
+  if (change.value !== undefined) checkValue(name, change.value);
+  const skills = change.skills === undefined ? undefined : normalisedSkills(change.skills);
+  const sealed = change.value === undefined ? undefined : sealSecret(secretKey(), name, change.value);
+  const { row, voided } = await modelTransaction(async (tx) => {
+    const before = await tx.secret.findUnique({ where: { name } });
+    if (!before) throw new AppError("not_found", `no secret named ${JSON.stringify(name.slice(0, 140))}`);
+    const oldSkills = parseSkills(before.skills);
+    const newSkills = skills ?? oldSkills;
+    const valueChanged = sealed !== undefined && sealed.fingerprint !== before.fingerprint;
+    const affected = valueChanged ? [...new Set([...oldSkills, ...newSkills])] : [...oldSkills.filter((skill) => !newSkills.includes(skill)), ...newSkills.filter((skill) => !oldSkills.includes(skill))];
+    const row = await tx.secret.update({ where: { name }, data: { ...(sealed ?? {}), skills: JSON.stringify(newSkills), updatedBy: actor.email, updatedAt: new Date() } });
+    const voided = await voidPendingApprovalsOfSkills(tx, affected, voidReason(name, "changed"));
+    const changed = [...(sealed !== undefined ? ["value"] : []), ...(skills !== undefined ? ["skills"] : [])];
+    await recordAudit(
+      { action: "secret.updated", actor: actor.email, actorId: actor.userId, details: { name, changed, skills: newSkills, previousSkills: oldSkills, fingerprint: row.fingerprint, previousFingerprint: before.fingerprint, voidedApprovals: voided } },
+      tx,
+    );
+    return { row, voided };
+  });
+  if (voided.length > 0) approvalsChanged();
+  await secretsChanged();
+  return toSecretInfo(row);
+}
+
+/**
+ * Deletes a secret (`DELETE /api/v1/secrets/{name}`, admin): its skills no longer receive it (a skill
+ * that needs it becomes unavailable), and their pending approvals are voided in the same transaction.
+ * Writes `secret.deleted`. Returns the SecretInfo as it was. Throws AppError not_found.
+ */
+export async function deleteSecret(actor: Pick<Identity, "email" | "userId">, name: string): Promise<SecretInfo> {
+  const { row, voided } = await modelTransaction(async (tx) => {
+    const row = await tx.secret.findUnique({ where: { name } });
+    if (!row) throw new AppError("not_found", `no secret named ${JSON.stringify(name.slice(0, 140))}`);
+    const skills = parseSkills(row.skills);
+    await tx.secret.delete({ where: { name } });
+    const voided = await voidPendingApprovalsOfSkills(tx, skills, voidReason(name, "deleted"));
+    await recordAudit({ action: "secret.deleted", actor: actor.email, actorId: actor.userId, details: { name, skills, fingerprint: row.fingerprint, voidedApprovals: voided } }, tx);
+    return { row, voided };
+  });
+  if (voided.length > 0) approvalsChanged();
+  await secretsChanged();
+  return toSecretInfo(row);
+}
+
+/**
+ * Which secrets each skill is given: skill name → the names of the secrets that name it, sorted. Read
+ * by the registry (a skill that needs a secret is available only once it is given it).
+ */
+export type SecretGrants = ReadonlyMap<string, readonly string[]>;
+
+/** Reads the SecretGrants from the database (names and skills only; no value is opened). */
+export async function loadSecretGrants(): Promise<SecretGrants> {
+  const rows = await db().secret.findMany({ select: { name: true, skills: true }, orderBy: { name: "asc" } });
+  const grants = new Map<string, string[]>();
+  for (const row of rows) {
+    for (const skill of parseSkills(row.skills)) {
+      const names = grants.get(skill) ?? [];
+      names.push(row.name);
+      grants.set(skill, names);
+    }
+  }
+  return grants;
+}
+
+/**
+ * The values of the secrets given to `skill`, name → value, opened with the console's key: what the
+ * worker that claimed one of its calls injects into the call's process (DESIGN.md "Skill secrets").
+ * Throws SecretUnreadableError (secret-box.ts) when one cannot be opened.
+ */
+export async function secretValuesFor(skill: string): Promise<Record<string, string>> {
+  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, skills: true } });
+  const given = rows.filter((row) => parseSkills(row.skills).includes(skill));
+  if (given.length === 0) return {};
+  const key = secretKey();
+  return Object.fromEntries(given.map((row) => [row.name, openSecret(key, row.name, row)]));
+}

@@ -1,0 +1,194 @@
+/**
+ * Skill secrets (DESIGN.md "Skill secrets", issue 12 point 2), through the HTTP routes, a real worker
+ * and real child processes: admin-only; values refused clearly and never served, logged or stored in
+ * clear; a native skill that needs a secret is unavailable until it is given it (the console's own
+ * environment never counts nor reaches it), then really receives it; its value is masked on the
+ * timeline, the result, the error, the event stream, the timeline download and the audit trail; a
+ * change voids pending approvals of the skills it feeds.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import * as auditRoute from "@/app/api/v1/audit/route";
+import * as callRoute from "@/app/api/v1/calls/[id]/route";
+import * as eventsRoute from "@/app/api/v1/calls/[id]/events/route";
+import * as timelineRoute from "@/app/api/v1/calls/[id]/timeline.txt/route";
+import * as secretRoute from "@/app/api/v1/secrets/[name]/route";
+import * as secretsRoute from "@/app/api/v1/secrets/route";
+import * as skillRoute from "@/app/api/v1/skills/[name]/route";
+import { db } from "@/lib/server/db";
+import { SECRET_MASK } from "@/lib/server/secrets/secret-masking";
+import type { Call, CallWithEvents } from "@/lib/types/call";
+import type { SecretInfo } from "@/lib/types/secret";
+import type { Skill } from "@/lib/types/skill";
+import { invoke, readEvents } from "../helpers/route-client";
+import { setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
+import { createPerson, type TestPerson } from "../helpers/test-people";
+import { createPersonaRow, createToken, errorOf, requestCall, requestWaitingCall, waitForStatus } from "./approvals-fixtures";
+
+/** The secret's value: long enough to be unmistakable in any text it leaks into. */
+const VALUE = "sk-test-9f3c1a7e5b2d4c6e8a0f";
+/** What the console's own environment holds under the same name: must never reach the skill nor make it available. */
+const CONSOLE_VALUE = "console-env-value-must-not-leak";
+
+let testConsole: TestConsole;
+let operator: TestPerson;
+let approver: TestPerson;
+
+const post = (body: unknown, as: "admin" | Record<string, string> = "admin") => invoke(secretsRoute.POST, "/api/v1/secrets", { body, as });
+const put = (name: string, body: unknown) => invoke(secretRoute.PUT, `/api/v1/secrets/${name}`, { method: "PUT", body, params: { name } });
+const remove = (name: string) => invoke(secretRoute.DELETE, `/api/v1/secrets/${name}`, { method: "DELETE", params: { name } });
+const skillOf = async (name: string) => ((await (await invoke(skillRoute.GET, `/api/v1/skills/${name}`, { params: { name } })).json()) as { skill: Skill }).skill;
+
+/** Runs a call to its end and returns it with its timeline. */
+async function runToEnd(skill: string, args: Record<string, unknown>): Promise<CallWithEvents> {
+  const response = await requestCall(skill, { args, wait: true });
+  expect(response.status).toBe(200);
+  const { call } = (await response.json()) as { call: Call };
+  const full = await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } });
+  return ((await full.json()) as { call: CallWithEvents }).call;
+}
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole({ SECRETS_TEST_KEY: "" });
+  process.env.SECRETS_TEST_KEY = CONSOLE_VALUE;
+  writeNativeSkill(testConsole.nativeRoot, "ai", "needs-key", {
+    frontmatter: "name: needs-key\ndescription: calls an API with a key\nclass: safe\nenv_allow: [SECRETS_TEST_KEY]\nmetadata:\n  openclaw:\n    requires:\n      env: [SECRETS_TEST_KEY]",
+    files: {
+      "scripts/show.sh": '#!/bin/bash\necho "key is $SECRETS_TEST_KEY" >&2\nprintf \'%s\\n\' "$SECRETS_TEST_KEY"\n',
+      "scripts/fail.sh": '#!/bin/bash\necho "cannot use $SECRETS_TEST_KEY" >&2\nexit 4\n',
+    },
+  });
+  writeSkill(testConsole.root, "uses_key", { name: "uses_key", env_allow: ["SECRETS_TEST_KEY"] }, 'echo "token=$SECRETS_TEST_KEY" >&2; printf \'{"seen": "%s"}\' "$SECRETS_TEST_KEY"');
+  writeSkill(testConsole.root, "wipe_with_key", { name: "wipe_with_key", class: "dangerous" }, 'echo "{}"');
+  await createPersonaRow("dual-secrets", "dual-sign-required");
+  operator = await createPerson("operator");
+  approver = await createPerson("approver");
+});
+
+describe("the secrets API", () => {
+  it("is for admins in person: 403 for an operator and for an agent's token", async () => {
+    expect((await invoke(secretsRoute.GET, "/api/v1/secrets", { as: operator.headers })).status).toBe(403);
+    const refused = await post({ name: "SOME_KEY", value: VALUE, skills: [] }, operator.headers);
+    expect(refused.status).toBe(403);
+    const agent = await createToken("dual-secrets", "admin");
+    expect((await post({ name: "SOME_KEY", value: VALUE, skills: [] }, agent)).status).toBe(403);
+    expect(await db().secret.count()).toBe(0);
+  });
+
+  it("refuses bad names and values with a message that never quotes the value", async () => {
+    const cases: Array<[unknown, number, string]> = [
+      [{ name: "1KEY", value: VALUE, skills: [] }, 400, "a secret's name is an environment variable's name: letters, digits and _, not starting with a digit, at most 128 characters (got \"1KEY\")"],
+      [{ name: "LD_PRELOAD", value: VALUE, skills: [] }, 400, "LD_PRELOAD cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
+      [{ name: "CONSOLE_SECRET_KEY", value: VALUE, skills: [] }, 400, "CONSOLE_SECRET_KEY cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
+      [{ name: "SHORT_KEY", value: "abc", skills: [] }, 400, "the value of SHORT_KEY is shorter than 4 characters: too short to be masked in what skills print"],
+      [{ name: "NUL_KEY", value: "abc\u0000defgh", skills: [] }, 400, "the value of NUL_KEY holds a NUL character, which no environment variable can"],
+      [{ name: "BAD_SKILL", value: VALUE, skills: ["a\nb"] }, 400, '"a\\nb" is not a skill name'],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await post(body);
+      expect(response.status).toBe(status);
+      const error = await errorOf(response);
+      expect(error.message).toBe(message);
+      expect(JSON.stringify(error)).not.toContain(VALUE);
+    }
+    const extra = await post({ name: "EXTRA_KEY", value: VALUE, skills: [], note: "x" });
+    expect(extra.status).toBe(400);
+    expect(await db().secret.count()).toBe(0);
+  });
+});
+
+describe("a native skill that needs a secret", () => {
+  it("is unavailable until the secret is given to it, whatever the console's environment holds, and cannot be called", async () => {
+    const skill = await skillOf("needs-key");
+    expect(skill).toMatchObject({
+      available: false,
+      unavailableReason: "needs secret SECRETS_TEST_KEY: no secret of that name is given to this skill (Secrets page)",
+      secretsNeeded: ["SECRETS_TEST_KEY"],
+      secretsGiven: [],
+    });
+    const refused = await requestCall("needs-key", { args: { script: "show.sh" } });
+    expect(refused.status).toBe(409);
+    expect((await errorOf(refused)).message).toBe("needs-key is unavailable: needs secret SECRETS_TEST_KEY: no secret of that name is given to this skill (Secrets page)");
+  });
+
+  it("once given it, runs with the secret's value (never the console's) and masks it everywhere it would show", async () => {
+    const created = await post({ name: "SECRETS_TEST_KEY", value: VALUE, skills: ["needs-key", "uses_key"] });
+    expect(created.status).toBe(201);
+    const { secret } = (await created.json()) as { secret: SecretInfo };
+    expect(Object.keys(secret).sort()).toEqual(["createdAt", "createdBy", "fingerprint", "name", "skills", "updatedAt", "updatedBy"]);
+    expect(secret).toMatchObject({ name: "SECRETS_TEST_KEY", skills: ["needs-key", "uses_key"], createdBy: "admin@console.local", updatedBy: "admin@console.local" });
+    expect(secret.fingerprint).toMatch(/^hmac-sha256:[0-9a-f]{16}$/);
+    // Sealed at rest: neither the value nor its base64 is in the row.
+    const row = await db().secret.findUniqueOrThrow({ where: { name: "SECRETS_TEST_KEY" } });
+    expect(JSON.stringify(row)).not.toContain(VALUE);
+    expect(JSON.stringify(row)).not.toContain(Buffer.from(VALUE).toString("base64").slice(0, 20));
+    // The list shows the same, never a value.
+    const listed = (await (await invoke(secretsRoute.GET, "/api/v1/secrets")).json()) as { secrets: SecretInfo[] };
+    expect(listed.secrets).toEqual([secret]);
+    expect(await skillOf("needs-key")).toMatchObject({ available: true, unavailableReason: null, secretsGiven: ["SECRETS_TEST_KEY"] });
+
+    const shown = await runToEnd("needs-key", { script: "show.sh" });
+    expect(shown.status).toBe("succeeded");
+    expect(shown.events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual([`key is ${SECRET_MASK}`]);
+    expect(shown.result).toEqual({ stdout: `${SECRET_MASK}\n` });
+    const failed = await runToEnd("needs-key", { script: "fail.sh" });
+    expect(failed.status).toBe("failed");
+    expect(failed.events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual([`cannot use ${SECRET_MASK}`]);
+    // A subprocess skill given it gets the secret over the console's variable its env_allow names.
+    const used = await runToEnd("uses_key", {});
+    expect(used.result).toEqual({ seen: SECRET_MASK });
+    expect(used.events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual([`token=${SECRET_MASK}`]);
+
+    // The value reaches no stored text, no answer, no stream and no download: the console never had it back.
+    for (const call of [shown, failed, used]) {
+      const answer = await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } })).text();
+      const download = await (await invoke(timelineRoute.GET, `/api/v1/calls/${call.id}/timeline.txt`, { params: { id: call.id } })).text();
+      const stream = readEvents(await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { params: { id: call.id } }));
+      const streamed: string[] = [];
+      for (let event = await stream.next(); event; event = await stream.next()) streamed.push(event.data);
+      for (const text of [answer, download, streamed.join("\n")]) {
+        expect(text).toContain(SECRET_MASK);
+        expect(text).not.toContain(VALUE);
+        expect(text).not.toContain(CONSOLE_VALUE);
+      }
+    }
+    const storedText = JSON.stringify([await db().call.findMany(), await db().callEvent.findMany(), await db().auditEvent.findMany()]);
+    expect(storedText).not.toContain(VALUE);
+    expect(storedText).not.toContain(CONSOLE_VALUE);
+    const audit = await (await invoke(auditRoute.GET, "/api/v1/audit?limit=500")).text();
+    expect(audit).toContain("secret.created");
+    expect(audit).not.toContain(VALUE);
+  });
+
+  it("becomes unavailable again when the secret is deleted, and its next call is refused", async () => {
+    const deleted = await remove("SECRETS_TEST_KEY");
+    expect(deleted.status).toBe(200);
+    expect(await skillOf("needs-key")).toMatchObject({ available: false, secretsGiven: [] });
+    expect((await requestCall("needs-key", { args: { script: "show.sh" } })).status).toBe(409);
+    expect((await remove("SECRETS_TEST_KEY")).status).toBe(404);
+  });
+});
+
+describe("a secret change", () => {
+  it("voids the pending approvals of the skills it feeds, and only theirs", async () => {
+    expect((await post({ name: "WIPE_TOKEN", value: "first-value-1234", skills: ["wipe_with_key"] })).status).toBe(201);
+    const fed = await requestWaitingCall("wipe_with_key", "dual-secrets", operator.headers);
+    const other = await requestWaitingCall("wipe_with_key", "dual-secrets", approver.headers);
+    // Changing only who it is given to, without touching wipe_with_key, voids nothing.
+    expect((await put("WIPE_TOKEN", { skills: ["wipe_with_key", "uses_key"] })).status).toBe(200);
+    expect((await db().approval.findUniqueOrThrow({ where: { id: fed.approvalId! } })).status).toBe("pending");
+    const changed = await put("WIPE_TOKEN", { value: "second-value-5678" });
+    expect(changed.status).toBe(200);
+    for (const { call, approvalId } of [fed, other]) {
+      const approval = await db().approval.findUniqueOrThrow({ where: { id: approvalId! } });
+      expect(approval).toMatchObject({ status: "void", reason: "secret WIPE_TOKEN was changed after the call was requested: what the approvers were shown is no longer what would run", decidedBy: "system" });
+      expect(await waitForStatus(call.id, ["expired"])).toBe("expired");
+    }
+    const entries = await db().auditEvent.findMany({ where: { action: "secret.updated" }, orderBy: { id: "asc" } });
+    expect(entries.map((entry) => JSON.parse(entry.details) as Record<string, unknown>).map((details) => [details.changed, [...(details.voidedApprovals as string[])].sort()])).toEqual([
+      [["skills"], []],
+      [["value"], [fed.approvalId, other.approvalId].sort()],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain("second-value-5678");
+    expect((await put("NO_SUCH_SECRET", { value: "whatever-1234" })).status).toBe(404);
+  });
+});
