@@ -58,6 +58,7 @@ beforeAll(async () => {
     },
   });
   writeSkill(testConsole.root, "uses_key", { name: "uses_key", env_allow: ["SECRETS_TEST_KEY"] }, 'echo "token=$SECRETS_TEST_KEY" >&2; printf \'{"seen": "%s"}\' "$SECRETS_TEST_KEY"');
+  writeSkill(testConsole.root, "bad_output", { name: "bad_output" }, 'echo "not json: $SECRETS_TEST_KEY"');
   writeSkill(testConsole.root, "wipe_with_key", { name: "wipe_with_key", class: "dangerous" }, 'echo "{}"');
   await createPersonaRow("dual-secrets", "dual-sign-required");
   operator = await createPerson("operator");
@@ -111,11 +112,11 @@ describe("a native skill that needs a secret", () => {
   });
 
   it("once given it, runs with the secret's value (never the console's) and masks it everywhere it would show", async () => {
-    const created = await post({ name: "SECRETS_TEST_KEY", value: VALUE, skills: ["needs-key", "uses_key"] });
+    const created = await post({ name: "SECRETS_TEST_KEY", value: VALUE, skills: ["needs-key", "uses_key", "bad_output"] });
     expect(created.status).toBe(201);
     const { secret } = (await created.json()) as { secret: SecretInfo };
     expect(Object.keys(secret).sort()).toEqual(["createdAt", "createdBy", "fingerprint", "name", "skills", "updatedAt", "updatedBy"]);
-    expect(secret).toMatchObject({ name: "SECRETS_TEST_KEY", skills: ["needs-key", "uses_key"], createdBy: "admin@console.local", updatedBy: "admin@console.local" });
+    expect(secret).toMatchObject({ name: "SECRETS_TEST_KEY", skills: ["bad_output", "needs-key", "uses_key"], createdBy: "admin@console.local", updatedBy: "admin@console.local" });
     expect(secret.fingerprint).toMatch(/^hmac-sha256:[0-9a-f]{16}$/);
     // Sealed at rest: neither the value nor its base64 is in the row.
     const row = await db().secret.findUniqueOrThrow({ where: { name: "SECRETS_TEST_KEY" } });
@@ -138,8 +139,13 @@ describe("a native skill that needs a secret", () => {
     expect(used.result).toEqual({ seen: SECRET_MASK });
     expect(used.events.filter((event) => event.stream === "stderr").map((event) => event.line)).toEqual([`token=${SECRET_MASK}`]);
 
+    // An error that quotes what the skill wrote quotes it masked.
+    const badOutput = await runToEnd("bad_output", {});
+    expect(badOutput.status).toBe("failed");
+    expect(badOutput.error).toContain(`not json: ${SECRET_MASK}`);
+
     // The value reaches no stored text, no answer, no stream and no download: the console never had it back.
-    for (const call of [shown, failed, used]) {
+    for (const call of [shown, failed, used, badOutput]) {
       const answer = await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } })).text();
       const download = await (await invoke(timelineRoute.GET, `/api/v1/calls/${call.id}/timeline.txt`, { params: { id: call.id } })).text();
       const stream = readEvents(await invoke(eventsRoute.GET, `/api/v1/calls/${call.id}/events`, { params: { id: call.id } }));
