@@ -19,6 +19,18 @@ describe("quoteBrokenValues", () => {
     });
   });
 
+  it("re-reads the values of keys in any script and of quoted keys", () => {
+    expect(quoteBrokenValues('描述: 用法: 部署\n"description": Use when: asked\n\'when_to_use\': a: b\nétiquette: [a] b')).toEqual({
+      text: '描述: "用法: 部署"\n"description": "Use when: asked"\n\'when_to_use\': "a: b"\nétiquette: "[a] b"',
+      quoted: [
+        { line: 1, key: "描述", why: "colon" },
+        { line: 2, key: '"description"', why: "colon" },
+        { line: 3, key: "'when_to_use'", why: "colon" },
+        { line: 4, key: "étiquette", why: "flow" },
+      ],
+    });
+  });
+
   it("leaves quoted, block, flow and URL values alone, and answers null when nothing needed quoting", () => {
     expect(quoteBrokenValues("a: 'x: y'\nb: \"x: y\"\nc: |\n  x: y\nd: [x: y]\ne: https://example.com:8080/x")).toBeNull();
   });

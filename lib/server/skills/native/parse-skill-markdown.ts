@@ -131,12 +131,17 @@ export function parseSkillMarkdown(bytes: Uint8Array): ParsedSkillMarkdown {
   return { ok: true, frontmatter: parsed.frontmatter, body: parsed.body, warnings };
 }
 
+/**
+ * A mapping key as the re-read recognises it: a plain word of letters in any script, digits, `_`, `.`
+ * and `-` (`description`, `描述`, `user-invocable`), or a single- or double-quoted key (`"description"`).
+ */
+const KEY = String.raw`[\p{L}_][\p{L}\p{N}_.-]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'`;
 /** A top-level or nested `key: value` line whose value is a plain scalar (not quoted, not a flow collection, block scalar, alias, anchor or tag). */
-const PLAIN_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([^\s"'[{|>&*!#%@`].*)$/;
+const PLAIN_VALUE_LINE = new RegExp(`^([ \\t]*)(- +)?(${KEY})[ \\t]*:[ \\t]+([^\\s"'[{|>&*!#%@\`].*)$`, "u");
 /** A `key: |` or `key: >` line (with chomping and indentation indicators, and a comment): a block scalar follows. */
 const BLOCK_SCALAR_LINE = /^([ \t]*)(- +)?[^\s#][^:]*:[ \t]+[|>][+-]?[0-9]?[+-]?[ \t]*(?:#.*)?$/;
 /** A `key: value` line whose value opens a flow collection (`[` or `{`). */
-const FLOW_VALUE_LINE = /^([ \t]*)(- +)?([A-Za-z_][\w.-]*)[ \t]*:[ \t]+([[{].*)$/;
+const FLOW_VALUE_LINE = new RegExp(`^([ \\t]*)(- +)?(${KEY})[ \\t]*:[ \\t]+([[{].*)$`, "u");
 
 /** Where the flow collection opening `value` closes (index of its last bracket), or -1 when it does not. Quotes are skipped. */
 function flowEnd(value: string): number {
