@@ -7,6 +7,7 @@ import { ensureDefaultPersona } from "./personas/persona-store";
 import { dropOrphanPayloads } from "./calls/call-payloads";
 import { precompileRequestSchemas } from "./http/request-body";
 import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
+import { warnAboutUnreadableSecrets } from "./secrets/secret-store";
 import { getRegistry } from "./skills/registry";
 import { followReplicaReloads } from "./skills/reload-skills";
 import { startReplicaBus } from "./replica-bus";
@@ -57,6 +58,7 @@ async function start(): Promise<void> {
   await ensureDefaultPersona();
   await ensureFirstAdmin();
   await getRegistry();
+  await warnAboutUnreadableSecrets();
   await failStaleQueuedCalls();
   // Parts of long args whose request died before storing its call (call-payloads.ts).
   await dropOrphanPayloads();

@@ -5,6 +5,8 @@
  */
 export interface SecretInfo {
   name: string;
+  /** False when another key sealed it (CONSOLE_SECRET_KEY or ./data/secret-key differs): calls needing it fail until it is set again here. */
+  readable: boolean;
   skills: string[];
   fingerprint: string;
   createdBy: string;

@@ -15,6 +15,7 @@ import * as secretRoute from "@/app/api/v1/secrets/[name]/route";
 import * as secretsRoute from "@/app/api/v1/secrets/route";
 import * as skillRoute from "@/app/api/v1/skills/[name]/route";
 import { db } from "@/lib/server/db";
+import { keyIdOf, sealSecret } from "@/lib/server/secrets/secret-box";
 import { SECRET_MASK } from "@/lib/server/secrets/secret-masking";
 import type { Call, CallWithEvents } from "@/lib/types/call";
 import type { SecretInfo } from "@/lib/types/secret";
@@ -115,7 +116,8 @@ describe("a native skill that needs a secret", () => {
     const created = await post({ name: "SECRETS_TEST_KEY", value: VALUE, skills: ["needs-key", "uses_key", "bad_output"] });
     expect(created.status).toBe(201);
     const { secret } = (await created.json()) as { secret: SecretInfo };
-    expect(Object.keys(secret).sort()).toEqual(["createdAt", "createdBy", "fingerprint", "name", "skills", "updatedAt", "updatedBy"]);
+    expect(Object.keys(secret).sort()).toEqual(["createdAt", "createdBy", "fingerprint", "name", "readable", "skills", "updatedAt", "updatedBy"]);
+    expect(secret.readable).toBe(true);
     expect(secret).toMatchObject({ name: "SECRETS_TEST_KEY", skills: ["bad_output", "needs-key", "uses_key"], createdBy: "admin@console.local", updatedBy: "admin@console.local" });
     expect(secret.fingerprint).toMatch(/^hmac-sha256:[0-9a-f]{16}$/);
     // Sealed at rest: neither the value nor its base64 is in the row.
@@ -196,5 +198,22 @@ describe("a secret change", () => {
     ]);
     expect(JSON.stringify(entries)).not.toContain("second-value-5678");
     expect((await put("NO_SUCH_SECRET", { value: "whatever-1234" })).status).toBe(404);
+  });
+});
+
+describe("a secret sealed with another key", () => {
+  it("is listed as unreadable, and a call that needs it fails naming it and the keys, running nothing", async () => {
+    const otherKey = Buffer.alloc(32, 3);
+    expect((await post({ name: "SECRETS_TEST_KEY", value: VALUE, skills: ["needs-key"] })).status).toBe(201);
+    await db().secret.update({ where: { name: "SECRETS_TEST_KEY" }, data: sealSecret(otherKey, "SECRETS_TEST_KEY", VALUE) });
+    const listed = (await (await invoke(secretsRoute.GET, "/api/v1/secrets")).json()) as { secrets: SecretInfo[] };
+    expect(listed.secrets.find((secret) => secret.name === "SECRETS_TEST_KEY")!.readable).toBe(false);
+    const response = await requestCall("needs-key", { args: { script: "show.sh" }, wait: true });
+    expect(response.status).toBe(200);
+    const { call } = (await response.json()) as { call: Call };
+    expect(call.status).toBe("failed");
+    expect(call.error).toMatch(new RegExp(`^secret SECRETS_TEST_KEY was sealed with another key \\(${keyIdOf(otherKey)}; this console's is [0-9a-f]{16}\\): set CONSOLE_SECRET_KEY to that key, or set the secret again$`));
+    const full = (await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } })).json()) as { call: CallWithEvents };
+    expect(full.call.events.filter((event) => event.stream === "stderr")).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { modelTransaction } from "../db-transactions";
 import { CONSOLE_SECRET_NAMES } from "../env";
 import { AppError } from "../errors";
 import { announce } from "../replica-bus";
-import { openSecret, sealSecret } from "./secret-box";
+import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 import { secretKey } from "./secret-key";
 
 /**
@@ -35,10 +35,11 @@ export interface SecretChange {
   skills?: string[];
 }
 
-/** Maps a row to the listed shape: never the value, nor its ciphertext. */
-function toSecretInfo(row: SecretRow): SecretInfo {
+/** Maps a row to the listed shape: never the value, nor its ciphertext. `keyId` is this console's key's (keyIdOf). */
+function toSecretInfo(row: SecretRow, keyId: string): SecretInfo {
   return {
     name: row.name,
+    readable: row.keyId === keyId,
     skills: parseSkills(row.skills),
     fingerprint: row.fingerprint,
     createdBy: row.createdBy,
@@ -91,7 +92,8 @@ function normalisedSkills(skills: readonly string[]): string[] {
 /** Every secret, by name (`GET /api/v1/secrets`, admin): names, skills, fingerprints, who and when; never a value. */
 export async function listSecrets(): Promise<SecretInfo[]> {
   const rows = await db().secret.findMany({ orderBy: { name: "asc" } });
-  return rows.map(toSecretInfo);
+  const keyId = keyIdOf(secretKey());
+  return rows.map((row) => toSecretInfo(row, keyId));
 }
 
 /** Tells this replica's registry and the others' that the secrets changed (availability of the skills that need them). */
@@ -129,7 +131,7 @@ export async function createSecret(actor: Pick<Identity, "email" | "userId">, in
   });
   if (voided.length > 0) approvalsChanged();
   await secretsChanged();
-  return toSecretInfo(row);
+  return toSecretInfo(row, keyIdOf(secretKey()));
 }
 
 /**
@@ -161,7 +163,7 @@ export async function updateSecret(actor: Pick<Identity, "email" | "userId">, na
   });
   if (voided.length > 0) approvalsChanged();
   await secretsChanged();
-  return toSecretInfo(row);
+  return toSecretInfo(row, keyIdOf(secretKey()));
 }
 
 /**
@@ -181,7 +183,7 @@ export async function deleteSecret(actor: Pick<Identity, "email" | "userId">, na
   });
   if (voided.length > 0) approvalsChanged();
   await secretsChanged();
-  return toSecretInfo(row);
+  return toSecretInfo(row, keyIdOf(secretKey()));
 }
 
 /**
@@ -215,4 +217,22 @@ export async function secretValuesFor(skill: string): Promise<Record<string, str
   if (given.length === 0) return {};
   const key = secretKey();
   return Object.fromEntries(given.map((row) => [row.name, openSecret(key, row.name, row)]));
+}
+
+/**
+ * Logs, at start-up, the secrets this console's key cannot open (sealed under another CONSOLE_SECRET_KEY
+ * or ./data/secret-key: a replica started with its own key, a data folder restored without its key):
+ * calls that need them fail naming them until they are set again. Never throws (a database error is logged).
+ */
+export async function warnAboutUnreadableSecrets(): Promise<void> {
+  try {
+    const keyId = keyIdOf(secretKey());
+    const unreadable = await db().secret.findMany({ where: { keyId: { not: keyId } }, select: { name: true, keyId: true } });
+    if (unreadable.length === 0) return;
+    console.warn(
+      `secrets: ${unreadable.length} secret(s) were sealed with another key than this console's (${keyId}): ${unreadable.map((row) => `${row.name} (${row.keyId})`).join(", ")}; give every replica the same CONSOLE_SECRET_KEY, or set them again`,
+    );
+  } catch (error) {
+    console.error(`secrets: could not check the secrets' keys: ${(error as Error).message}`);
+  }
 }
