@@ -14,7 +14,7 @@ import type { Approval } from "@/lib/types/approval";
 import type { Call, CallEvent } from "@/lib/types/call";
 import { createPersonaRow } from "../api/approvals-fixtures";
 import { callReplica, followEventStream, percentile, signInAt, startReplica, startWorkerProcess, type TestProcess, type TestReplica } from "../helpers/replicas";
-import { onPostgres, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { onPostgres, setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
 import { TEST_ADMIN } from "../helpers/test-people";
 import { useOwnWorkers } from "../helpers/test-worker";
 
@@ -58,6 +58,10 @@ describe.skipIf(!onPostgres())("three console replicas on one PostgreSQL databas
       `for i in $(seq 1 ${TICKS}); do echo "tick $i" >&2; sleep 0.05; done; echo '{"ticks": ${TICKS}}'`,
     );
     writeSkill(testConsole.root, "wiper", { name: "wiper", class: "dangerous", env_allow: ["MARKER_DIR"] }, 'echo "$$" >> "$MARKER_DIR/wiper.runs"; echo \'{"wiped": true}\'');
+    writeNativeSkill(testConsole.nativeRoot, "ai", "keyed", {
+      frontmatter: "name: keyed\ndescription: needs a token\nclass: safe\nprimaryEnv: REPLICA_TOKEN",
+      files: { "scripts/show.sh": '#!/bin/sh\nprintf "%s" "$REPLICA_TOKEN"\n' },
+    });
     await createPersonaRow("dual", "dual-sign-required");
     replicas = await Promise.all(["a", "b", "c"].map((name) => startReplica(name)));
     admin = await signInAt(replicas[0]!.url, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -195,6 +199,18 @@ describe.skipIf(!onPostgres())("three console replicas on one PostgreSQL databas
       controller.abort();
       await following;
     }
+  });
+
+  it("offer on B a skill once a secret it needs is set on A, run it with the secret masked, and withdraw it when C deletes the secret", { timeout: 60_000 }, async () => {
+    const [a, b, c] = replicas as [TestReplica, TestReplica, TestReplica];
+    const keyed = async () => json<{ skill: { available: boolean; secretsGiven: string[] } }>(await callReplica(b.url, "GET", "/api/v1/skills/keyed", admin), 200);
+    expect((await keyed()).skill).toMatchObject({ available: false, secretsGiven: [] });
+    await json(await callReplica(a.url, "POST", "/api/v1/secrets", admin, { name: "REPLICA_TOKEN", value: "replica-token-value-42", skills: ["keyed"] }), 201);
+    await expect.poll(async () => (await keyed()).skill.available, { timeout: 10_000, interval: 100 }).toBe(true);
+    const run = await json<{ call: { status: string; result: unknown } }>(await callReplica(b.url, "POST", "/api/v1/skills/keyed/calls", admin, { args: { script: "show.sh" }, wait: true }), 200);
+    expect(run.call).toMatchObject({ status: "succeeded", result: { stdout: "•••" } });
+    await json(await callReplica(c.url, "DELETE", "/api/v1/secrets/REPLICA_TOKEN", admin), 200);
+    await expect.poll(async () => (await keyed()).skill.available, { timeout: 10_000, interval: 100 }).toBe(false);
   });
 
   it("see on B a skill that a reload on A found", { timeout: 60_000 }, async () => {
