@@ -37,13 +37,12 @@ describe("filterSkills", () => {
     expect(filterSkills(indexSkills(SKILLS), query, category).map((s) => s.name)).toEqual(names);
   });
 
-  it("filters 5,000 indexed skills quickly", () => {
+  // Exact results over 5,000 skills; how fast is for benchmarks, never a test's assertion (it failed CI under load).
+  it("filters 5,000 indexed skills", () => {
     const many = Array.from({ length: 5000 }, (_, i) => skill(`skill_${i}`, `cat_${i % 50}`, `Does thing ${i}`));
     const index = indexSkills(many);
-    const started = performance.now();
     expect(filterSkills(index, "thing 4242").map((s) => s.name)).toEqual(["skill_4242"]);
     expect(filterSkills(index, "", "cat_7")).toHaveLength(100);
-    expect(performance.now() - started).toBeLessThan(50);
   });
 });
 

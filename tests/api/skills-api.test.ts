@@ -44,6 +44,8 @@ describe("GET /api/v1/skills", () => {
       unavailableReason: null,
       warnings: [],
       sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
+      secretsNeeded: [],
+      secretsGiven: [],
     });
     expect(JSON.stringify(skills)).not.toContain("run.sh\"");
   });

@@ -144,6 +144,8 @@ describe("subprocess loader: parsing skill.json (seed 000 \"Esquema del manifies
         unavailableReason: null,
         warnings: [],
         sandbox: { read: [], write: [], network: true, devices: [], hostPids: false },
+        secretsNeeded: [],
+        secretsGiven: [],
         entryPath: path.join(root, "m", "run.sh"),
         workingDirectory: path.join(root, "m"),
       },

@@ -110,9 +110,11 @@ describe.skipIf(!onPostgres())("PostgreSQL restarted under load", () => {
     const statuses = new Map<string, number>();
     const callIds = new Set<string>();
     let stop = false;
-    // Answers counted by kind: "wait 200", "start 202", "read 200" for successes, the bare status otherwise (0: no answer).
-    const count = (what: string, status: number) => {
-      const key = status === 200 || status === 202 ? `${what} ${status}` : String(status);
+    // Answers counted by kind: "wait 200", "start 202", "read 200" for successes, the bare status otherwise,
+    // and "0 <kind>: <why>" for a request that got no answer at all.
+    const count = (what: string, status: number, error?: unknown) => {
+      const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+      const key = status === 200 || status === 202 ? `${what} ${status}` : status === 0 ? `0 ${what}: ${cause?.code ?? cause?.message ?? (error as Error)?.message}` : String(status);
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
     };
     // Half the clients wait for their calls' ends (`wait: true`); the other half start a call and then
@@ -125,6 +127,7 @@ describe.skipIf(!onPostgres())("PostgreSQL restarted under load", () => {
       for (let n = 0; !stop; n++) {
         const replica = (client + n) % 2 === 0 ? a : b;
         let status: number;
+        let failure: unknown;
         let started: Call | undefined;
         try {
           const response = await callReplica(replica.url, "POST", "/api/v1/skills/quick/calls", fleet.admin, { args: {}, wait });
@@ -133,10 +136,11 @@ describe.skipIf(!onPostgres())("PostgreSQL restarted under load", () => {
           if (body.call) callIds.add(body.call.id);
           if (status === 503) expect(body.error?.code).toBe("unavailable");
           if (status === 202) started = body.call;
-        } catch {
+        } catch (error) {
           status = 0;
+          failure = error;
         }
-        count(wait ? "wait" : "start", status);
+        count(wait ? "wait" : "start", status, failure);
         while (started && !stop) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           try {
@@ -145,8 +149,8 @@ describe.skipIf(!onPostgres())("PostgreSQL restarted under load", () => {
             count("read", response.status);
             if (response.status === 503) expect(body.error?.code).toBe("unavailable");
             if (body.call && !["queued", "running"].includes(body.call.status)) started = undefined;
-          } catch {
-            count("read", 0);
+          } catch (error) {
+            count("read", 0, error);
           }
         }
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));

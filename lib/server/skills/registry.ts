@@ -39,10 +39,21 @@ function publish(registry: RegistryState): void {
   );
 }
 
-/** Reads the grants and keeps them unless a read started later was applied first (reads may finish out of order). */
+/**
+ * Reads the grants and keeps them unless a read started later was applied first (reads may finish out of
+ * order). A failed read (the database unreachable, or not migrated yet) keeps the grants it had — none
+ * at first, so a skill that needs a secret stays unavailable: it is logged, never thrown, and the next
+ * change or scan reads them again.
+ */
 async function readGrants(registry: RegistryState): Promise<void> {
   const ticket = ++registry.grantsTicket.issued;
-  const grants = await loadSecretGrants();
+  let grants: SecretGrants;
+  try {
+    grants = await loadSecretGrants();
+  } catch (error) {
+    console.error(`loader: could not read which skills are given which secrets (${(error as Error).message.split("\n").filter(Boolean).at(-1) ?? "unknown error"}); skills that need a secret stay unavailable until they are read`);
+    return;
+  }
   if (ticket < registry.grantsTicket.applied) return;
   registry.grantsTicket.applied = ticket;
   registry.grants = grants;
@@ -99,7 +110,7 @@ export function reloadRegistry(): Promise<LoaderReport> {
  * Reads which skills are given which secrets again and swaps in a snapshot with them applied, without
  * scanning the roots (DESIGN.md "Skill secrets": a skill that needs a secret is available once it is
  * given it). Called after a secret changed here, and when another replica says one did (`secrets`).
- * Throws the database's error (the snapshot then keeps the secrets it had).
+ * Never throws: a failed read is logged and the snapshot keeps the secrets it had (readGrants).
  */
 export async function refreshSecretGrants(): Promise<void> {
   const registry = state();
