@@ -4,8 +4,12 @@ import type { JsonSchema } from "@/lib/types/skill";
 export const SECRET_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
 /** Longest secret value, in bytes of UTF-8. */
 export const SECRET_VALUE_MAX_BYTES = 64 * 1024;
-/** Shortest secret value, in characters: a shorter one would mask every occurrence of itself in ordinary text. */
-export const SECRET_VALUE_MIN_LENGTH = 4;
+/**
+ * Shortest secret value, in characters: a shorter one would mask every occurrence of itself in ordinary
+ * text, and masking is an oracle (text an agent passes that equals the value comes back masked), so a
+ * short value can be guessed in a few calls.
+ */
+export const SECRET_VALUE_MIN_LENGTH = 8;
 /** Most skills one secret may be given to. */
 export const SECRET_SKILLS_MAX = 1000;
 /** Largest secret request body, in bytes: the value, its JSON escaping, and the skills. */

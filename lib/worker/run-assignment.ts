@@ -10,7 +10,7 @@ import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
 import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
 import { sandboxUnusableReason, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-plan";
-import { secretMasker } from "@/lib/server/secrets/secret-masking";
+import { maskJsonValue, SECRET_MASK, secretMasker } from "@/lib/server/secrets/secret-masking";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
 import { missingSecretsReason } from "@/lib/server/skills/secret-grants";
 import { digestMismatchReason } from "@/lib/server/skills/skill-digest";
@@ -115,8 +115,17 @@ async function execute(
 ): Promise<void> {
   const { config, host, client, workerId } = context;
   const secrets = assignment.secrets ?? {};
-  // Every line, the result and the error are masked here, before they leave the worker (DESIGN.md "Skill secrets").
-  const mask = secretMasker(Object.values(secrets));
+  // Every line, the stdout (before the result and any error quoting it are made of it) and the error
+  // are masked here, before they leave the worker (DESIGN.md "Skill secrets").
+  let mask: (text: string) => string;
+  let maskProblem: string | null = null;
+  try {
+    mask = secretMasker(Object.values(secrets));
+  } catch {
+    // Fail closed, and never log the error: its message may quote a value.
+    mask = () => SECRET_MASK;
+    maskProblem = "the call's secrets could not be prepared for masking; nothing was run";
+  }
   const timeline = new TimelineUploader(
     client,
     workerId,
@@ -131,7 +140,8 @@ async function execute(
   const finish = async (report: Omit<FinishReport, "events" | "stderrTruncated"> & { stderrTruncated?: boolean }): Promise<void> => {
     const { events, spawned } = await timeline.drain();
     if (running.lost) return;
-    const masked = { ...report, result: maskedResult(report.result, mask), error: report.error === null ? null : mask(report.error) };
+    const masked = maskProblem === null && Object.keys(secrets).length === 0 ? report : { ...report, result: maskedResult(report.result, mask), error: report.error === null ? null : mask(report.error) };
+    // (The result is masked again after parsing it: maskedResult.)
     try {
       await client.finish(workerId, assignment.callId, { stderrTruncated: false, ...masked, events, ...(spawned ? { spawned } : {}) });
     } catch (error) {
@@ -158,6 +168,7 @@ async function execute(
     return refuse("expired", digestMismatchReason(assignment.skillInput ?? null, { input: plan.skill.input, callDigest: plan.call.digest }, assignment.digest), true);
   }
   if (running.stopReason) return refuse(running.stopReason.status, running.stopReason.message);
+  if (maskProblem) return refuse("failed", maskProblem);
   if (assignment.secretsError) return refuse("failed", assignment.secretsError);
   const missingSecrets = skill.secretsNeeded.filter((name) => !Object.prototype.hasOwnProperty.call(secrets, name));
   if (missingSecrets.length > 0) return refuse("failed", missingSecretsReason(missingSecrets));
@@ -236,7 +247,10 @@ async function execute(
     onSpawned(cgroup.joined(JOIN_WAIT_MS));
     running.process = child;
     if (running.stopReason || running.lost) child.cancel();
-    const outcome = await child.done;
+    // The stdout is masked before anything is made of it: an error quoting its first characters could
+    // otherwise cut a value and show all but its end.
+    const raw = await child.done;
+    const outcome = Object.keys(secrets).length === 0 ? raw : { ...raw, stdout: mask(raw.stdout) };
     onSettled();
     const limitHit = await cgroup.limitHit();
     const readLimits = { timeoutMs, stdoutLimitBytes: config.stdoutLimitBytes };
@@ -331,20 +345,22 @@ export function sandboxRequestOf(
 }
 
 /**
- * A call's result with the secrets masked: a subprocess skill's stdout must stay one JSON document, so
- * when masking broke it (a value standing across JSON's own characters) the result is replaced by
- * `{"masked": "<the masked text>"}`, which still shows what the skill wrote, without the value.
+ * A call's result (JSON text) with the secrets masked in what it says, decoded: the text is masked, then
+ * parsed and every string and key masked again (an encoder may have written a value as `\u00e4`
+ * escapes), and written again when that changed anything. A result that is not JSON after masking is
+ * replaced by `{"masked": "<the masked text>"}`, which still shows what the skill wrote, without the value.
  */
 function maskedResult(result: string | null, mask: (text: string) => string): string | null {
   if (result === null) return null;
   const masked = mask(result);
-  if (masked === result) return result;
+  let parsed: unknown;
   try {
-    JSON.parse(masked);
-    return masked;
+    parsed = JSON.parse(masked);
   } catch {
-    return JSON.stringify({ masked });
+    return masked === result ? result : JSON.stringify({ masked });
   }
+  const decoded = maskJsonValue(parsed, mask);
+  return decoded === parsed ? masked : JSON.stringify(decoded);
 }
 
 function endLine(outcome: ProcessOutcome, status: string, error: string | null): string {

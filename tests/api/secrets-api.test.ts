@@ -81,7 +81,8 @@ describe("the secrets API", () => {
       [{ name: "1KEY", value: VALUE, skills: [] }, 400, "a secret's name is an environment variable's name: letters, digits and _, not starting with a digit, at most 128 characters (got \"1KEY\")"],
       [{ name: "LD_PRELOAD", value: VALUE, skills: [] }, 400, "LD_PRELOAD cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
       [{ name: "CONSOLE_SECRET_KEY", value: VALUE, skills: [] }, 400, "CONSOLE_SECRET_KEY cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
-      [{ name: "SHORT_KEY", value: "abc", skills: [] }, 400, "the value of SHORT_KEY is shorter than 4 characters: too short to be masked in what skills print"],
+      [{ name: "SHORT_KEY", value: "abcdefg", skills: [] }, 400, "the value of SHORT_KEY is shorter than 8 characters: too short to be masked in what skills print, and easy to guess"],
+      [{ name: "SPACED_KEY", value: `${VALUE}\n`, skills: [] }, 400, "the value of SPACED_KEY begins or ends with whitespace (a pasted newline or space?): a skill that trims it would print the value unmasked"],
       [{ name: "NUL_KEY", value: "abc\u0000defgh", skills: [] }, 400, "the value of NUL_KEY holds a NUL character, which no environment variable can"],
       [{ name: "BAD_SKILL", value: VALUE, skills: ["a\nb"] }, 400, '"a\\nb" is not a skill name'],
     ];

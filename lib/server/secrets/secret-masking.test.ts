@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SECRET_MASK, secretForms, secretMasker } from "./secret-masking";
+import { SECRET_MASK, maskJsonValue, secretForms, secretMasker } from "./secret-masking";
 
 describe("masking secrets", () => {
   it("replaces every occurrence of each value, longest first", () => {
@@ -20,6 +20,43 @@ describe("masking secrets", () => {
 
   it("treats a value's regular-expression characters as text", () => {
     expect(secretMasker(["a.b*c+(d)"])("a.b*c+(d) axbbbcd")).toBe(`${SECRET_MASK} axbbbcd`);
-    expect(secretForms("x\n}\n  \nsecret-line")).toEqual(["x\n}\n  \nsecret-line", "x\\n}\\n  \\nsecret-line", "secret-line"]);
+    expect(secretForms("x\n}\n  \nsecret-line")).toEqual([
+      "x\n}\n  \nsecret-line",
+      "x\\n}\\n  \\nsecret-line",
+      "x%0A%7D%0A%20%20%0Asecret-line",
+      "x%0A%7D%0A++%0Asecret-line",
+      "secret-line",
+    ]);
+  });
+
+  it("masks the escaped forms other encoders write: Python's ASCII-only JSON, Go's HTML-safe JSON, PHP's slashes, URL encoding", () => {
+    const mask = secretMasker(["pässwörd</x>&y"]);
+    expect(mask('{"p": "p\\u00e4ssw\\u00f6rd</x>&y"}')).toBe(`{"p": "${SECRET_MASK}"}`);
+    expect(mask('{"p":"pässwörd\\u003c/x\\u003e\\u0026y"}')).toBe(`{"p":"${SECRET_MASK}"}`);
+    expect(mask('{"p":"pässwörd<\\/x>&y"}')).toBe(`{"p":"${SECRET_MASK}"}`);
+    expect(mask(`GET /?p=${encodeURIComponent("pässwörd</x>&y")} HTTP/1.1`)).toBe(`GET /?p=${SECRET_MASK} HTTP/1.1`);
+    expect(secretMasker(["two words here"])("q=two+words+here")).toBe(`q=${SECRET_MASK}`);
+  });
+
+  it("masks each string of a secret that is a JSON document, and the document's escaped lines", () => {
+    const account = JSON.stringify({ type: "service_account", private_key: "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG\n-----END PRIVATE KEY-----\n", client_email: "bot@project-1234.iam.example.com" });
+    const mask = secretMasker([account]);
+    expect(mask("email bot@project-1234.iam.example.com")).toBe(`email ${SECRET_MASK}`);
+    expect(mask("key line MIIEvQIBADANBgkqhkiG")).toBe(`key line ${SECRET_MASK}`);
+    expect(mask("type service_account")).toBe("type service_account");
+  });
+
+  it("masks a value of 40 KiB of lines without a regular expression too large, in one pass", () => {
+    const bundle = Array.from({ length: 640 }, (_, index) => `line ${index} ${"Q".repeat(56)}`).join("\n");
+    const mask = secretMasker([bundle]);
+    expect(mask(`before ${bundle} after`)).toBe(`before ${SECRET_MASK} after`);
+    expect(mask(`one line 17 ${"Q".repeat(56)}!`)).toBe(`one ${SECRET_MASK}!`);
+  });
+
+  it("masks secrets inside decoded JSON strings and keys, returning the same object when nothing changed", () => {
+    const mask = secretMasker(["hunter2-long"]);
+    const clean = { a: ["x", { b: 1 }] };
+    expect(maskJsonValue(clean, mask)).toBe(clean);
+    expect(maskJsonValue({ "hunter2-long": ["ok", "is hunter2-long"] }, mask)).toEqual({ [SECRET_MASK]: ["ok", `is ${SECRET_MASK}`] });
   });
 });

@@ -71,10 +71,10 @@ function checkName(name: string): void {
 
 /** Throws AppError bad_request, never quoting the value, when `value` cannot be a secret's value. */
 function checkValue(name: string, value: string): void {
-  if (value.length < SECRET_VALUE_MIN_LENGTH) throw new AppError("bad_request", `the value of ${name} is shorter than ${SECRET_VALUE_MIN_LENGTH} characters: too short to be masked in what skills print`);
+  if (value.length < SECRET_VALUE_MIN_LENGTH) throw new AppError("bad_request", `the value of ${name} is shorter than ${SECRET_VALUE_MIN_LENGTH} characters: too short to be masked in what skills print, and easy to guess`);
   if (Buffer.byteLength(value, "utf8") > SECRET_VALUE_MAX_BYTES) throw new AppError("too_large", `the value of ${name} is larger than ${SECRET_VALUE_MAX_BYTES} bytes`);
   if (value.includes("\0")) throw new AppError("bad_request", `the value of ${name} holds a NUL character, which no environment variable can`);
-  if (value.trim() === "") throw new AppError("bad_request", `the value of ${name} is only whitespace`);
+  if (value.trim() !== value) throw new AppError("bad_request", `the value of ${name} begins or ends with whitespace (a pasted newline or space?): a skill that trims it would print the value unmasked`);
 }
 
 /** The skills as stored: trimmed, without control characters, unique, sorted. Throws AppError bad_request otherwise. */
@@ -234,5 +234,20 @@ export async function warnAboutUnreadableSecrets(): Promise<void> {
     );
   } catch (error) {
     console.error(`secrets: could not check the secrets' keys: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Reads a secrets route's body with `read` (parseRequestBody), never quoting it back: JSON.parse's
+ * message quotes the text around the error, which may be the value. Throws AppError like `read`.
+ */
+export async function readSecretBody<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof AppError && error.code === "bad_request" && error.message.startsWith("request body is not valid JSON")) {
+      throw new AppError("bad_request", "request body is not valid JSON (the text around the error is not quoted back: it may hold a secret's value)");
+    }
+    throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseRequestBody } from "@/lib/server/http/request-body";
-import { createSecret, listSecrets, type NewSecret } from "@/lib/server/secrets/secret-store";
+import { createSecret, listSecrets, readSecretBody, type NewSecret } from "@/lib/server/secrets/secret-store";
 import { NEW_SECRET_SCHEMA, SECRET_BODY_MAX_BYTES } from "@/lib/validation/secret-requests";
 
 /** `GET /api/v1/secrets` (admin) → 200 `{secrets: [Secret]}` by name: names, skills, fingerprints, who and when; never a value (DESIGN.md "Skill secrets"). */
@@ -13,7 +13,7 @@ export const GET = apiRoute(async () => Response.json({ secrets: await listSecre
  */
 export const POST = apiRoute(
   async (request, _context, identity) => {
-    const body = await parseRequestBody<NewSecret>(request, NEW_SECRET_SCHEMA, "a secret", SECRET_BODY_MAX_BYTES);
+    const body = await readSecretBody(() => parseRequestBody<NewSecret>(request, NEW_SECRET_SCHEMA, "a secret", SECRET_BODY_MAX_BYTES));
     return Response.json({ secret: await createSecret(identity, body) }, { status: 201 });
   },
   { role: "admin", person: "set secrets" },

@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseRequestBody } from "@/lib/server/http/request-body";
-import { deleteSecret, updateSecret, type SecretChange } from "@/lib/server/secrets/secret-store";
+import { deleteSecret, readSecretBody, updateSecret, type SecretChange } from "@/lib/server/secrets/secret-store";
 import { SECRET_BODY_MAX_BYTES, SECRET_CHANGE_SCHEMA } from "@/lib/validation/secret-requests";
 
 type Params = { params: Promise<{ name: string }> };
@@ -13,7 +13,7 @@ type Params = { params: Promise<{ name: string }> };
 export const PUT = apiRoute(
   async (request, context: Params, identity) => {
     const { name } = await context.params;
-    const body = await parseRequestBody<SecretChange>(request, SECRET_CHANGE_SCHEMA, "a secret change", SECRET_BODY_MAX_BYTES);
+    const body = await readSecretBody(() => parseRequestBody<SecretChange>(request, SECRET_CHANGE_SCHEMA, "a secret change", SECRET_BODY_MAX_BYTES));
     return Response.json({ secret: await updateSecret(identity, name, body) });
   },
   { role: "admin", person: "change secrets" },
