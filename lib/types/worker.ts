@@ -91,6 +91,12 @@ export interface CallAssignment {
   secrets: Record<string, string>;
   /** Set when the console could not open a secret of the skill (another key sealed it): the worker refuses the call with it. */
   secretsError?: string;
+  /**
+   * Set for an approved call when the secrets given to its skill are not those the approval recorded
+   * (another value, one given or taken since): the worker refuses it, `expired`, as a digest mismatch,
+   * and the console voids the approval. `secrets` is then empty.
+   */
+  secretsMismatch?: string;
 }
 
 /** `POST /api/v1/workers/{id}/claim` answer: calls claimed for this worker, and its calls to cancel. */

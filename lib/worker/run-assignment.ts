@@ -168,6 +168,7 @@ async function execute(
     return refuse("expired", digestMismatchReason(assignment.skillInput ?? null, { input: plan.skill.input, callDigest: plan.call.digest }, assignment.digest), true);
   }
   if (running.stopReason) return refuse(running.stopReason.status, running.stopReason.message);
+  if (assignment.secretsMismatch) return refuse("expired", assignment.secretsMismatch, true);
   if (maskProblem) return refuse("failed", maskProblem);
   if (assignment.secretsError) return refuse("failed", assignment.secretsError);
   const missingSecrets = skill.secretsNeeded.filter((name) => !Object.prototype.hasOwnProperty.call(secrets, name));

@@ -23,7 +23,8 @@ import type { Skill } from "@/lib/types/skill";
 import { invoke, readEvents } from "../helpers/route-client";
 import { setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
-import { createPersonaRow, createToken, errorOf, requestCall, requestWaitingCall, waitForStatus } from "./approvals-fixtures";
+import { startTestWorker } from "../helpers/test-worker";
+import { createPersonaRow, createToken, errorOf, requestCall, requestWaitingCall, sign, waitForStatus } from "./approvals-fixtures";
 
 /** The secret's value: long enough to be unmistakable in any text it leaks into. */
 const VALUE = "sk-test-9f3c1a7e5b2d4c6e8a0f";
@@ -199,6 +200,33 @@ describe("a secret change", () => {
     ]);
     expect(JSON.stringify(entries)).not.toContain("second-value-5678");
     expect((await put("NO_SUCH_SECRET", { value: "whatever-1234" })).status).toBe(404);
+  });
+
+  it("made after the second signature, before a worker claims the call, expires it and voids the approval: it never runs with a value nobody approved", { timeout: 30_000 }, async () => {
+    // The calls name a target no worker answers to yet, so they wait, approved, until it starts.
+    const request = async () => {
+      const response = await requestCall("wipe_with_key", { args: {}, persona: "dual-secrets", target: "parked" }, operator.headers);
+      expect(response.status).toBe(202);
+      const { call } = (await response.json()) as { call: Call };
+      const { id: approvalId } = await db().approval.findUniqueOrThrow({ where: { callId: call.id } });
+      for (const signer of [approver.headers, "admin" as const]) expect((await sign(approvalId, signer)).status).toBe(200);
+      expect(await waitForStatus(call.id, ["queued"])).toBe("queued");
+      return { call, approvalId };
+    };
+    const changed = await request();
+    expect(JSON.parse((await db().approval.findUniqueOrThrow({ where: { id: changed.approvalId } })).secrets!)).toEqual({ WIPE_TOKEN: expect.stringMatching(/^hmac-sha256:/) });
+    expect((await put("WIPE_TOKEN", { value: "third-value-9012" })).status).toBe(200);
+    const unchanged = await request();
+    await startTestWorker({ WORKER_NAME: "parked" });
+
+    expect(await waitForStatus(changed.call.id, ["expired", "succeeded", "failed"])).toBe("expired");
+    const expired = await db().call.findUniqueOrThrow({ where: { id: changed.call.id } });
+    const reason = "the skill's secrets changed after the call was requested: WIPE_TOKEN (another value); what the approvers signed for is no longer what would run";
+    expect(expired).toMatchObject({ error: reason, startedAt: null });
+    expect(await db().approval.findUniqueOrThrow({ where: { id: changed.approvalId } })).toMatchObject({ status: "void", reason });
+    // Approved under the value it runs with: runs.
+    expect(await waitForStatus(unchanged.call.id, ["expired", "succeeded", "failed"])).toBe("succeeded");
+    expect((await db().approval.findUniqueOrThrow({ where: { id: unchanged.approvalId } })).status).toBe("approved");
   });
 });
 

@@ -5,6 +5,7 @@ import { type AuditInput } from "../audit/audit-trail";
 import { storePayload } from "../calls/call-payloads";
 import { insertCall, type NewCallRow } from "../calls/call-transitions";
 import { config } from "../env";
+import { secretFingerprintsOf } from "../secrets/secret-store";
 import type { CallPlan } from "../skills/call-plan";
 import { approvalsChanged } from "./approval-feed";
 
@@ -12,7 +13,7 @@ import { approvalsChanged } from "./approval-feed";
  * Stores a dangerous call that waits for two approvers (DESIGN.md "Dual-sign rules"): the call
  * `awaiting_approval` and its Approval `pending` — bound to the plan's call digest (its canonical input
  * kept for approvers to read, with the skill digest's input: files, sandbox declaration, env_allow,
- * timeout), 2 signatures required, expiring after APPROVAL_TTL_SECONDS — with the `call.requested`
+ * timeout) and to the fingerprints of the secrets given to its skill (approval-secrets.ts), 2 signatures required, expiring after APPROVAL_TTL_SECONDS — with the `call.requested`
  * and `approval.requested` audit entries, in one transaction (a long digest input in CallPayload
  * parts, written first). Returns the call row.
  */
@@ -37,6 +38,7 @@ export async function requestApproval(call: NewCallRow & { id: string; requested
           digest: plan.call.digest,
           digestInput,
           skillInput: canonicalize(plan.skill.input) ?? null,
+          secrets: JSON.stringify(await secretFingerprintsOf(call.skill, tx)),
           requestedBy: call.requestedBy,
           requesterId: call.requesterId,
           required: 2,

@@ -1,4 +1,4 @@
-import type { Secret as SecretRow } from "@prisma/client";
+import type { Prisma, Secret as SecretRow } from "@prisma/client";
 import type { Identity } from "@/lib/types/identity";
 import type { SecretInfo } from "@/lib/types/secret";
 import { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, SECRET_VALUE_MIN_LENGTH } from "@/lib/validation/secret-requests";
@@ -211,12 +211,24 @@ export async function loadSecretGrants(): Promise<SecretGrants> {
  * worker that claimed one of its calls injects into the call's process (DESIGN.md "Skill secrets").
  * Throws SecretUnreadableError (secret-box.ts) when one cannot be opened.
  */
-export async function secretValuesFor(skill: string): Promise<Record<string, string>> {
-  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, skills: true } });
+export async function secretValuesFor(skill: string): Promise<{ values: Record<string, string>; fingerprints: Record<string, string> }> {
+  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, fingerprint: true, skills: true }, orderBy: { name: "asc" } });
   const given = rows.filter((row) => parseSkills(row.skills).includes(skill));
-  if (given.length === 0) return {};
+  if (given.length === 0) return { values: {}, fingerprints: {} };
   const key = secretKey();
-  return Object.fromEntries(given.map((row) => [row.name, openSecret(key, row.name, row)]));
+  return {
+    values: Object.fromEntries(given.map((row) => [row.name, openSecret(key, row.name, row)])),
+    fingerprints: Object.fromEntries(given.map((row) => [row.name, row.fingerprint])),
+  };
+}
+
+/**
+ * The secrets given to `skill` as name → fingerprint (names in order; no value is opened), read
+ * through `client` (a transaction's, so a dual-sign call is bound to what was given when it was stored).
+ */
+export async function secretFingerprintsOf(skill: string, client: Pick<Prisma.TransactionClient, "secret"> = db()): Promise<Record<string, string>> {
+  const rows = await client.secret.findMany({ select: { name: true, fingerprint: true, skills: true }, orderBy: { name: "asc" } });
+  return Object.fromEntries(rows.filter((row) => parseSkills(row.skills).includes(skill)).map((row) => [row.name, row.fingerprint]));
 }
 
 /**

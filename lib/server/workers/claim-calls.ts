@@ -10,6 +10,7 @@ import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
 import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
+import { approvalSecretsChange } from "../approvals/approval-secrets";
 import { SecretUnreadableError } from "../secrets/secret-box";
 import { secretValuesFor } from "../secrets/secret-store";
 import { parseLabels } from "./worker-tokens";
@@ -54,6 +55,8 @@ interface Candidate {
   args: string;
   /** The approval's frozen skill digest input, for an approved call (names what changed on a mismatch). */
   skillInput: string | null;
+  /** The approval's record of the skill's secrets (approval-secrets.ts), for an approved call. */
+  approvalSecrets: string | null;
   target: string | null;
 }
 
@@ -67,7 +70,7 @@ interface Candidate {
 async function claimable(worker: WorkerRow, limit: number): Promise<Candidate[]> {
   const targets = [worker.name, ...parseLabels(worker.labels)];
   return statements().$queryRaw<Candidate[]>`
-    SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput", c."target"
+    SELECT c."id", c."skill", c."skillDigest", c."digest", c."args", a."skillInput", a."secrets" AS "approvalSecrets", c."target"
     FROM "Call" c
     JOIN "WorkerSkill" s ON s."workerId" = ${worker.id} AND s."skill" = c."skill" AND s."digest" = c."skillDigest" AND s."available" = ${true}
     LEFT JOIN "Approval" a ON a."callId" = c."id"
@@ -122,20 +125,28 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
   const claimed: CallAssignment[] = [];
   const candidates = await preferFullSandbox(worker, await claimable(worker, capacity));
   // Read once per skill of this claim, after the call is ours: a secret set a moment ago is included.
-  const secretsOf = new Map<string, Promise<Pick<CallAssignment, "secrets" | "secretsError">>>();
+  const secretsOf = new Map<string, Promise<{ secrets: Record<string, string>; fingerprints: Record<string, string>; secretsError?: string }>>();
   const secretsFor = (skill: string) => {
     let secrets = secretsOf.get(skill);
     if (!secrets) {
       secrets = secretValuesFor(skill).then(
-        (values) => ({ secrets: values }),
+        ({ values, fingerprints }) => ({ secrets: values, fingerprints }),
         (error: unknown) => {
-          if (error instanceof SecretUnreadableError) return { secrets: {}, secretsError: error.message };
+          if (error instanceof SecretUnreadableError) return { secrets: {}, fingerprints: {}, secretsError: error.message };
           throw error;
         },
       );
       secretsOf.set(skill, secrets);
     }
     return secrets;
+  };
+  // An approved call runs only with the secrets its approval recorded (approval-secrets.ts): checked
+  // against the rows whose values are handed over, so no change can slip in between check and use.
+  const secretsOfCall = async (candidate: Candidate): Promise<Pick<CallAssignment, "secrets" | "secretsError" | "secretsMismatch">> => {
+    const { secrets, fingerprints, secretsError } = await secretsFor(candidate.skill);
+    const mismatch = secretsError === undefined ? approvalSecretsChange(candidate.approvalSecrets, fingerprints) : null;
+    if (mismatch !== null) return { secrets: {}, secretsMismatch: mismatch };
+    return secretsError === undefined ? { secrets } : { secrets, secretsError };
   };
   for (const candidate of candidates) {
     const leaseUntil = nextLeaseUntil((await agreedNow()).getTime());
@@ -156,7 +167,7 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
       argsJson: row.args,
       leaseUntil: leaseUntil.toISOString(),
       ...(candidate.skillInput ? { skillInput: candidate.skillInput } : {}),
-      ...(await secretsFor(row.skill)),
+      ...(await secretsOfCall(candidate)),
     };
     // Long args are streamed from their parts into the answer (stored-json.ts), never joined here.
     if (row.args === IN_PARTS) defineStoredJson(assignment, "argsJson", payloadAsJsonString(row.id, "args"), "");
