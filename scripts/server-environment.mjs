@@ -37,7 +37,9 @@ function isSecretValue(name, value) {
  * Splits an environment into the server's environment (without HANDED_SECRET_NAMES, their `_FILE`
  * forms, nor WORKER_TOKEN / WORKER_TOKEN_FILE) and the secrets to hand over: each from `<NAME>` or,
  * when that is unset, read from the file `<NAME>_FILE` names (trimmed; the way to keep a secret out of
- * every environment, npm's and this launcher's included). Returns `{ env, secrets, inEnvironment }`,
+ * every environment, npm's and this launcher's included); each `_FILE` read (WORKER_TOKEN_FILE's too, which
+ * the worker's launcher reads itself) is added to the env's SKILL_SANDBOX_HIDE_PATHS, so no skill's
+ * sandbox can read it. Returns `{ env, secrets, inEnvironment }`,
  * `inEnvironment` naming the secrets that were given in the environment itself (a DATABASE_URL only
  * when it holds a password). Throws when a
  * `_FILE` cannot be read. The input is not changed.
@@ -46,16 +48,31 @@ export function withoutSecrets(env) {
   const rest = { ...env };
   const secrets = {};
   const inEnvironment = [];
-  for (const name of HANDED_SECRET_NAMES) {
-    const value = secretFrom(rest, name);
-    if (value !== null) secrets[name] = value;
-    if (typeof rest[name] === "string" && rest[name] !== "" && isSecretValue(name, rest[name])) inEnvironment.push(name);
+  const files = [];
+  for (const name of [...HANDED_SECRET_NAMES, "WORKER_TOKEN"]) {
+    if (name !== "WORKER_TOKEN") {
+      const value = secretFrom(rest, name);
+      if (value !== null) secrets[name] = value;
+      if (typeof rest[name] === "string" && rest[name] !== "" && isSecretValue(name, rest[name])) inEnvironment.push(name);
+    }
+    const file = rest[`${name}_FILE`];
+    if (typeof file === "string" && file !== "") files.push(secretFileToHide(name, file));
     delete rest[name];
     delete rest[`${name}_FILE`];
   }
-  delete rest.WORKER_TOKEN;
-  delete rest.WORKER_TOKEN_FILE;
+  if (files.length > 0) rest.SKILL_SANDBOX_HIDE_PATHS = [rest.SKILL_SANDBOX_HIDE_PATHS, ...files].filter((entry) => entry).join(":");
   return { env: rest, secrets, inEnvironment };
+}
+
+/**
+ * The file `<name>_FILE` names, absolute, to add to SKILL_SANDBOX_HIDE_PATHS: every sandbox then shows
+ * it empty (a key file under /etc would otherwise be readable by any skill of the same user). Throws
+ * when its path cannot be written in that `:`/`,`-separated list (deny when in doubt).
+ */
+function secretFileToHide(name, file) {
+  const absolute = path.resolve(file);
+  if (/[:,]/.test(absolute)) throw new Error(`${name}_FILE=${file}: a path with ':' or ',' cannot be hidden from skills' sandboxes (SKILL_SANDBOX_HIDE_PATHS); move the file`);
+  return absolute;
 }
 
 /**

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, SETTINGS, splitRoots } from "./env";
+import { ConfigError, loadConfig, loadWorkerConfig, SETTINGS, splitRoots } from "./env";
 
 describe("loadConfig (DESIGN.md Configuration)", () => {
   it("has a safe default for every setting", () => {
@@ -36,6 +36,12 @@ describe("loadConfig (DESIGN.md Configuration)", () => {
     expect(() => loadConfig({ NODE_ENV: "test", DATABASE_URL: "mysql://root:hunter2@db/console" })).toThrow(
       'DATABASE_URL "mysql://…@db/console" is not supported: use a file: (SQLite) or postgresql:// URL',
     );
+  });
+
+  it("hides SKILL_SANDBOX_HIDE_PATHS in every sandbox, console's and worker's, refusing a relative entry", () => {
+    expect(loadConfig({ NODE_ENV: "test", SKILL_SANDBOX_HIDE_PATHS: "/etc/console/secret-key,/srv/private" }).sandboxHiddenPaths).toEqual(expect.arrayContaining(["/etc/console/secret-key", "/srv/private"]));
+    expect(loadWorkerConfig({ NODE_ENV: "test", SKILL_SANDBOX_HIDE_PATHS: "/etc/worker-token" }, { consoleUrl: "http://127.0.0.1:3000" }).sandboxHiddenPaths).toContain("/etc/worker-token");
+    expect(() => loadConfig({ NODE_ENV: "test", SKILL_SANDBOX_HIDE_PATHS: "etc/key" })).toThrow(new ConfigError('SKILL_SANDBOX_HIDE_PATHS entry "etc/key" must be an absolute path'));
   });
 
   it("takes a PostgreSQL URL as it is", () => {

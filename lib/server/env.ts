@@ -156,6 +156,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "WORKER_STATE_DIR", default: "./data/worker", meaning: "Worker: where it keeps the read-only snapshots calls run from." },
   { name: "SKILL_SANDBOX", default: "auto", meaning: "`auto`: bubblewrap when it works on the host, else unsandboxed with a warning; `bwrap`: required (calls fail when it is missing); `none`: unsandboxed." },
   { name: "SKILL_SANDBOX_UID", default: "65534", meaning: "Host uid sandboxed calls run as (a worker running as root drops to it)." },
+  { name: "SKILL_SANDBOX_HIDE_PATHS", default: "(none)", meaning: "Absolute paths, separated by `:` or `,`, that every sandbox hides besides the console's own (its folder, data, skill roots, /root, /home): a folder shows empty, a file reads empty. `npm start` and `npm run worker` add the files they read console secrets from (`CONSOLE_AUTH_SECRET_FILE`, `CONSOLE_SECRET_KEY_FILE`, `DATABASE_URL_FILE`, `WORKER_TOKEN_FILE`, …)." },
   { name: "SKILL_SANDBOX_ALLOW_PATHS", default: "(none; the bundled skills get what they declare)", meaning: "Absolute paths, separated by `:` or `,`, that a skill's `sandbox` declaration may name (for read, write or devices) — the path or anything below it. A skill asking for more is listed but unavailable. Unset: none, except that the skills bundled in the console's own `skills/` folder get what they declare." },
   { name: "SKILL_MEMORY_LIMIT_MB", default: "1024", meaning: "Memory of one call (all its processes); past it the call fails with the limit named." },
   { name: "SKILL_PIDS_LIMIT", default: "256", meaning: "Processes and threads of one call at once." },
@@ -307,7 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     localWorker: booleanSetting(env, "CONSOLE_LOCAL_WORKER", true),
     sandboxAllowPaths: sandboxSettingsOf(env).allowPaths,
     bundledSkillsDir: path.resolve("./skills"),
-    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath, databaseFile: sqliteFileOf(databaseUrl) }),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath, databaseFile: sqliteFileOf(databaseUrl), extra: hidePathsOf(env) }),
     skillFolderLimits: skillFolderLimitsOf(env),
   };
 }
@@ -340,6 +341,15 @@ function skillFolderLimitsOf(env: NodeJS.ProcessEnv): SkillFolderLimits {
     maxEntries: positiveInt(env, "SKILL_FOLDER_MAX_FILES", DEFAULT_SKILL_FOLDER_LIMITS.maxEntries),
     maxBytes: positiveInt(env, "SKILL_FOLDER_MAX_BYTES", DEFAULT_SKILL_FOLDER_LIMITS.maxBytes),
   };
+}
+
+/** SKILL_SANDBOX_HIDE_PATHS as absolute, normalised paths (none when unset); throws ConfigError naming the variable. */
+function hidePathsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return parseSandboxAllowPaths(env.SKILL_SANDBOX_HIDE_PATHS, "SKILL_SANDBOX_HIDE_PATHS");
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 /** Parses the sandbox settings (SKILL_SANDBOX*, SKILL_*_LIMIT*); throws ConfigError naming the variable. */
@@ -405,7 +415,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
     scriptInterpreters: scriptInterpretersOf(env),
     skillFolderLimits: skillFolderLimitsOf(env),
     sandbox: sandboxSettingsOf(env),
-    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir: path.resolve("./data"), skillRoots, skillsPath }).concat(stateDir).sort(),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir: path.resolve("./data"), skillRoots, skillsPath, extra: hidePathsOf(env) }).concat(stateDir).sort(),
     bundledSkillsDir: path.resolve("./skills"),
   };
 }

@@ -155,6 +155,23 @@ check writeRoot touch /planted-${path.basename(fixture.console)}`,
     expect(readdirSync(fixture.console).sort()).toEqual(["data", "skills"]);
   });
 
+  it("shows a hidden file (a console secret's _FILE under /etc, say) empty and read-only, even named through a symlink, its neighbours untouched", async () => {
+    const fixture = makeConsoleFixture(dirs);
+    const etc = makeTempDir(dirs);
+    const key = writeFile(path.join(etc, "secret-key"), "the-console-secret-key\n", 0o644);
+    const token = writeFile(path.join(etc, "worker-token"), "the-worker-token\n", 0o644);
+    const neighbour = writeFile(path.join(etc, "hosts"), "127.0.0.1 localhost\n", 0o644);
+    symlinkSync(token, path.join(etc, "token-link"));
+    const results = await runChecks(
+      `check key cat ${key}
+check token cat ${token}
+check neighbour cat ${neighbour}
+check overwrite sh -c 'echo x > ${key}'`,
+      { hidden: [fixture.console, key, path.join(etc, "token-link"), path.join(etc, "missing-file")], skill: fixture.skill, declaration: declare({ read: [etc] }) },
+    );
+    expect(results).toEqual({ key: "ok ", token: "ok ", neighbour: "ok 127.0.0.1 localhost", overwrite: "fail Read-only file system" });
+  });
+
   it("refuses a declared path that resolves into a hidden folder, symlink or not", async () => {
     const fixture = makeConsoleFixture(dirs);
     const outside = makeTempDir(dirs);

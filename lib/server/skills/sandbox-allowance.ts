@@ -15,16 +15,18 @@ export interface HiddenPathSources {
   skillsPath: string;
   /** The SQLite database file, when there is one: its folder holds the -wal and -shm files too. */
   databaseFile?: string | null;
+  /** SKILL_SANDBOX_HIDE_PATHS: what the operator hides besides, and the files the launcher read console secrets from (`*_FILE`). */
+  extra?: readonly string[];
 }
 
 /**
  * The paths every sandbox masks, whatever a skill declares (DESIGN.md "Workers and the sandbox":
  * nothing of the host's filesystem but what is bound — not the console's folder, its data, other
- * skills, /root, /home). The skill's own snapshot is bound back inside the mask. Sorted, de-duplicated,
+ * skills, /root, /home, the files console secrets were read from). The skill's own snapshot is bound back inside the mask. Sorted, de-duplicated,
  * absolute. Pure apart from reading the user's home folder.
  */
 export function sandboxHiddenPaths(sources: HiddenPathSources): string[] {
-  const paths = [sources.installDir, sources.dataDir, sources.skillsPath, ...sources.skillRoots, "/root", "/home", os.homedir()];
+  const paths = [sources.installDir, sources.dataDir, sources.skillsPath, ...sources.skillRoots, "/root", "/home", os.homedir(), ...(sources.extra ?? [])];
   if (sources.databaseFile) paths.push(path.dirname(sources.databaseFile));
   return [...new Set(paths.filter((entry) => path.isAbsolute(entry)).map((entry) => path.resolve(entry)))].sort();
 }

@@ -111,6 +111,12 @@ export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequ
       write: resolveDeclared("write", declaration.write, context),
       devices: resolveDeclared("devices", declaration.devices, context),
       hidden: hidden.map((entry) => entry.real),
+      hiddenFiles: hidden.filter((entry) => entry.file).map((entry) => entry.real),
+      openEmpty: () => {
+        const fd = nextFd();
+        opened.push(openSync("/dev/null", "r"));
+        return fd;
+      },
       home: request.home,
       hostPids: declaration.hostPids,
       snapshot: request.binds.map((bind, index) => ({ fd: 3 + index, target: bind.target })),
@@ -185,12 +191,19 @@ function checkRequestPaths(request: SandboxRequest): void {
   }
 }
 
-/** Each hidden path with its real path; one that does not exist has nothing to hide and is left out. */
-function realHiddenPaths(paths: readonly string[]): Array<{ path: string; real: string }> {
-  const entries: Array<{ path: string; real: string }> = [];
+/** Each hidden path with its real path and whether it is a file; one that does not exist has nothing to hide and is left out. */
+function realHiddenPaths(paths: readonly string[]): Array<{ path: string; real: string; file: boolean }> {
+  const entries: Array<{ path: string; real: string; file: boolean }> = [];
   for (const entry of paths) {
     const real = realPathOrNull(entry);
-    if (real !== null) entries.push({ path: entry, real });
+    if (real === null) continue;
+    let file = false;
+    try {
+      file = !statSync(real).isDirectory();
+    } catch {
+      continue;
+    }
+    entries.push({ path: entry, real, file });
   }
   return entries;
 }

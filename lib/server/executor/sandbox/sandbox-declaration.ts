@@ -119,13 +119,13 @@ function parseFlag(name: string, value: unknown, fallback: boolean): boolean | s
  * unset allows none. Returns them sorted and de-duplicated. Throws Error naming the first entry that
  * is not an absolute normalised path, e.g. `SKILL_SANDBOX_ALLOW_PATHS entry "var/log" must be an absolute path`.
  */
-export function parseSandboxAllowPaths(raw: string | undefined): string[] {
+export function parseSandboxAllowPaths(raw: string | undefined, variable = "SKILL_SANDBOX_ALLOW_PATHS"): string[] {
   if (raw === undefined) return [];
   const entries = raw.split(/[:,]/).map((entry) => entry.trim()).filter((entry) => entry !== "");
   for (const entry of entries) {
     const problem = absolutePathProblem(entry);
-    if (problem === "not absolute") throw new Error(`SKILL_SANDBOX_ALLOW_PATHS entry ${quote(entry)} must be an absolute path`);
-    if (problem !== null) throw new Error(`SKILL_SANDBOX_ALLOW_PATHS entry ${quote(entry)} must be a normalised absolute path (${problem})`);
+    if (problem === "not absolute") throw new Error(`${variable} entry ${quote(entry)} must be an absolute path`);
+    if (problem !== null) throw new Error(`${variable} entry ${quote(entry)} must be a normalised absolute path (${problem})`);
   }
   return canonicalPaths(entries);
 }

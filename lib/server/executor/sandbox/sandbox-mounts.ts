@@ -17,8 +17,15 @@ export interface MountPlanInput {
   read: ResolvedBind[];
   write: ResolvedBind[];
   devices: ResolvedBind[];
-  /** Real host paths to hide. */
+  /** Real host paths to hide: folders (an empty tmpfs over them) and files (an empty read-only file over them). */
   hidden: string[];
+  /** Which of `hidden` are files (a console secret's `_FILE`, the SQLite file): a tmpfs cannot cover a file. */
+  hiddenFiles?: readonly string[];
+  /**
+   * Opens a descriptor that reads nothing (the host's /dev/null) for bwrap to copy into an empty file
+   * over a hidden file, and returns its number as bwrap sees it. Required when `hiddenFiles` is not empty.
+   */
+  openEmpty?: () => number;
   home: string;
   hostPids: boolean;
   /** The call's snapshot, as bwrap sees the descriptors (3, 4, …). */
@@ -28,7 +35,8 @@ export interface MountPlanInput {
 type MountOp =
   | { kind: "bind"; flag: "--ro-bind" | "--bind" | "--dev-bind"; source: string; target: string; fd?: number; rank: number }
   | { kind: "symlink"; link: string; target: string; rank: number }
-  | { kind: "fresh"; flag: "--proc" | "--dev" | "--tmpfs"; target: string; rank: number };
+  | { kind: "fresh"; flag: "--proc" | "--dev" | "--tmpfs"; target: string; rank: number }
+  | { kind: "empty"; fd: number; target: string; rank: number };
 
 /** Same-path order: the sandbox's own mounts, then declared binds over them, then hiding masks over both. */
 const RANK = { system: 0, declared: 1, mask: 2 } as const;
@@ -44,8 +52,10 @@ const RANK = { system: 0, declared: 1, mask: 2 } as const;
  *   brings the host's own one (bwrap refuses to create a symlink over an existing entry).
  * - declared: read --ro-bind, write --bind, devices --dev-bind, each from its real path (read and
  *   write from their descriptor, --ro-bind-fd / --bind-fd, when the bind carries one).
- * - masks: an empty tmpfs over each hidden path that a host bind makes visible (a hidden path under
- *   the sandbox's own /tmp is not there to hide), remounted read-only at the end.
+ * - masks: an empty tmpfs over each hidden folder that a host bind makes visible (a hidden path under
+ *   the sandbox's own /tmp is not there to hide), remounted read-only at the end; an empty read-only
+ *   file over each hidden file (--ro-bind-data from a descriptor of /dev/null: /dev/null itself cannot be bound, bwrap's binds are nodev), so a
+ *   key file under /etc reads empty.
  * - then the snapshot binds (--ro-bind-fd), which may lie inside a mask: bwrap creates their mount
  *   points in the still-writable tmpfs; then the masks' --remount-ro and `--remount-ro /`.
  *
@@ -59,8 +69,17 @@ export function planMountArgs(input: MountPlanInput): { args: string[]; masks: s
   ];
   const system = systemOps(input).filter((op) => op.kind !== "symlink" || !declared.some((bind) => isPathWithin(op.target, bind.target)));
   const ops = [...system, ...declared];
-  const masks = maskTargets(ops, input.hidden);
-  const ordered: MountOp[] = [...ops, ...masks.map((target) => ({ kind: "fresh", flag: "--tmpfs", target, rank: RANK.mask }) as const)]
+  const files = new Set(input.hiddenFiles ?? []);
+  const masks = maskTargets(ops, input.hidden.filter((entry) => !files.has(entry)));
+  const fileMasks = maskTargets(ops, [...files]).filter((target) => !masks.some((mask) => isPathWithin(target, mask)));
+  const ordered: MountOp[] = [
+    ...ops,
+    ...masks.map((target) => ({ kind: "fresh", flag: "--tmpfs", target, rank: RANK.mask }) as const),
+    ...fileMasks.map((target): MountOp => {
+      if (!input.openEmpty) throw new Error("the sandbox cannot hide a file without a descriptor to empty it from");
+      return { kind: "empty", fd: input.openEmpty(), target, rank: RANK.mask };
+    }),
+  ]
     .map((op, index) => ({ op, index }))
     .sort((a, b) => pathDepth(a.op.target) - pathDepth(b.op.target) || a.op.rank - b.op.rank || a.index - b.index)
     .map(({ op }) => op);
@@ -68,7 +87,7 @@ export function planMountArgs(input: MountPlanInput): { args: string[]; masks: s
   for (const bind of input.snapshot) args.push("--ro-bind-fd", String(bind.fd), bind.target);
   for (const target of masks) args.push("--remount-ro", target);
   args.push("--remount-ro", "/");
-  return { args, masks };
+  return { args, masks: [...masks, ...fileMasks].sort() };
 }
 
 function systemOps(input: MountPlanInput): MountOp[] {
@@ -131,5 +150,7 @@ function opArgs(op: MountOp): string[] {
       return ["--symlink", op.link, op.target];
     case "fresh":
       return [op.flag, op.target];
+    case "empty":
+      return ["--ro-bind-data", String(op.fd), op.target];
   }
 }
