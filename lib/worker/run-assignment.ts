@@ -10,7 +10,7 @@ import { openBindFd } from "@/lib/server/executor/sandbox/bind-fd";
 import { buildSandboxedCommand, type SandboxRequest } from "@/lib/server/executor/sandbox/sandbox-command";
 import { sandboxUnusableReason, type SandboxHost } from "@/lib/server/executor/sandbox/sandbox-host";
 import { planCall, PlanError, type CallPlan } from "@/lib/server/skills/call-plan";
-import { maskJsonValue, SECRET_MASK, secretMasker } from "@/lib/server/secrets/secret-masking";
+import { maskJsonValue, SECRET_MASK, secretMasker, type SecretMask } from "@/lib/server/secrets/secret-masking";
 import { childEnvironment } from "@/lib/server/skills/child-environment";
 import { missingSecretsReason } from "@/lib/server/skills/secret-grants";
 import { digestMismatchReason } from "@/lib/server/skills/skill-digest";
@@ -117,7 +117,7 @@ async function execute(
   const secrets = assignment.secrets ?? {};
   // Every line, the stdout (before the result and any error quoting it are made of it) and the error
   // are masked here, before they leave the worker (DESIGN.md "Skill secrets").
-  let mask: (text: string) => string;
+  let mask: SecretMask;
   let maskProblem: string | null = null;
   try {
     mask = secretMasker(Object.values(secrets));
@@ -233,7 +233,7 @@ async function execute(
           // finds what a worker killed with -9 left; a file per call would only cost its write and unlink.
           if (recorded) writeRunningRecord(config.stateDir, assignment.callId, { pgid, identity });
         },
-        onStderrLine: (line) => timeline.append("stderr", line),
+        onStderrLine: (line, edges) => timeline.append("stderr", line, edges),
         onStderrTruncated: (kept, cause) => {
           stderrTruncated = true;
           timeline.append(
@@ -251,7 +251,7 @@ async function execute(
     // The stdout is masked before anything is made of it: an error quoting its first characters could
     // otherwise cut a value and show all but its end.
     const raw = await child.done;
-    const outcome = Object.keys(secrets).length === 0 ? raw : { ...raw, stdout: mask(raw.stdout) };
+    const outcome = Object.keys(secrets).length === 0 ? raw : { ...raw, stdout: mask(raw.stdout, { cutBefore: false, cutAfter: raw.end === "stdout_overflow" }) };
     onSettled();
     const limitHit = await cgroup.limitHit();
     const readLimits = { timeoutMs, stdoutLimitBytes: config.stdoutLimitBytes };

@@ -1,3 +1,5 @@
+import type { LineEdges } from "@/lib/server/executor/line-splitter";
+import type { SecretMask } from "@/lib/server/secrets/secret-masking";
 import type { CallEvent, CallSandbox } from "@/lib/types/call";
 import type { SpawnReport } from "@/lib/types/worker";
 import { MAX_EVENTS_PER_REPORT } from "@/lib/validation/worker-requests";
@@ -34,7 +36,7 @@ export class TimelineUploader {
     private readonly callId: string,
     private readonly onLost: (reason: string) => void,
     /** Applied to every line before it is kept: masks the call's secrets (secretMasker), so no report carries a value. */
-    private readonly mask: (line: string) => string = (line) => line,
+    private readonly mask: SecretMask = (line) => line,
   ) {}
 
   /** Number of lines appended so far (the last seq). */
@@ -45,10 +47,11 @@ export class TimelineUploader {
   /**
    * Appends one line now (`at` = now). A stderr line is sent at once (it is what people watch live); the
    * worker's own system lines and the spawn report wait up to SYSTEM_LINE_DELAY_MS for company, so a
-   * call that ends sooner reports everything in its finish, one request instead of two.
+   * call that ends sooner reports everything in its finish, one request instead of two. `edges`: where
+   * the line was cut (LineEdges), so a value standing across a cut is masked on both sides.
    */
-  append(stream: CallEvent["stream"], line: string): void {
-    this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line: this.mask(line) });
+  append(stream: CallEvent["stream"], line: string, edges?: LineEdges): void {
+    this.buffer.push({ seq: ++this.seq, at: new Date().toISOString(), stream, line: this.mask(line, edges) });
     if (stream === "stderr") this.kick();
     else this.kickSoon();
   }

@@ -41,6 +41,21 @@ describe("LineSplitter", () => {
     expect(splitter.end()).toEqual(["xy"]);
   });
 
+  it("says where each piece was cut, across chunks, and that a line ended by its newline was not", () => {
+    const splitter = new LineSplitter(4);
+    expect(splitter.pushPieces(Buffer.from("abcdefghij"))).toEqual([
+      { text: "abcd", cutBefore: false, cutAfter: true },
+      { text: "efgh", cutBefore: true, cutAfter: true },
+    ]);
+    expect(splitter.pushPieces(Buffer.from("kl\nxy\nzz"))).toEqual([
+      { text: "ijkl", cutBefore: true, cutAfter: false },
+      { text: "xy", cutBefore: false, cutAfter: false },
+    ]);
+    expect(splitter.endPieces(true)).toEqual([{ text: "zz", cutBefore: false, cutAfter: true }]);
+    expect(splitter.pushPieces(Buffer.from("abcdef"))).toEqual([{ text: "abcd", cutBefore: false, cutAfter: true }]);
+    expect(splitter.endPieces()).toEqual([{ text: "ef", cutBefore: true, cutAfter: false }]);
+  });
+
   it("never cuts a surrogate pair in half", () => {
     expect(feed(new LineSplitter(4), ["abc😀d\n"])).toEqual(["abc", "😀d"]);
   });

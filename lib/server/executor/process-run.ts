@@ -40,7 +40,7 @@ export class ProcessRun {
     this.stderr = new StderrLines(
       spec.stderrLimitBytes,
       {
-        onLine: (line) => callHook("onStderrLine", () => hooks.onStderrLine(line)),
+        onLine: (line, edges) => callHook("onStderrLine", () => hooks.onStderrLine(line, edges)),
         onTruncated: (kept, cause) => callHook("onStderrTruncated", () => hooks.onStderrTruncated?.(kept, cause)),
       },
       undefined,

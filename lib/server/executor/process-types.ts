@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { ProcessIdentity } from "./process-identity";
 import type { StderrTruncation } from "./stderr-lines";
+import type { LineEdges } from "./line-splitter";
 
 /**
  * Everything needed to run one child process (DESIGN.md "Subprocess skills"). Durations in ms, sizes in
@@ -70,8 +71,11 @@ export interface CgroupKillPaths {
 export interface ProcessHooks {
   /** Called once, synchronously inside startProcess, right after a successful spawn (pgid == pid). */
   onSpawn?(info: { pid: number; pgid: number; identity: ProcessIdentity }): void;
-  /** Each stderr line as it arrives, in order, without its `\n` / `\r\n`; long lines come in 64 Ki pieces. */
-  onStderrLine(line: string): void;
+  /**
+   * Each stderr line as it arrives, in order, without its `\n` / `\r\n`; long lines come in 64 Ki
+   * pieces, and `edges` says where a line was cut (a piece's ends, the last line kept at the byte limit).
+   */
+  onStderrLine(line: string, edges?: LineEdges): void;
   /**
    * Called once when stderr passes stderrLimitBytes or stderrLineLimit, with the bytes kept and which
    * limit it was; no line follows it.

@@ -30,6 +30,19 @@ describe("StderrLines", () => {
     expect(sink.totalBytes).toBe(18);
   });
 
+  it("marks the line open at the byte limit as cut after, and pieces of a long line as cut", () => {
+    const edges: Array<[string, boolean, boolean]> = [];
+    const sink = new StderrLines(10, { onLine: (line, { cutBefore, cutAfter }) => edges.push([line, cutBefore, cutAfter]), onTruncated: () => {} }, 4);
+    sink.push(Buffer.from("ab\ncdefgh"));
+    sink.push(Buffer.from("ijkl\n"));
+    sink.end();
+    expect(edges).toEqual([
+      ["ab", false, false],
+      ["cdef", false, true],
+      ["ghi", true, true],
+    ]);
+  });
+
   it("truncates inside the first chunk", () => {
     const { events, sink } = collector(3);
     sink.push(Buffer.from("abcdef\n"));

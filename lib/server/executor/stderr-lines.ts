@@ -1,4 +1,4 @@
-import { LineSplitter } from "./line-splitter";
+import { LineSplitter, type LineEdges, type LinePiece } from "./line-splitter";
 
 /**
  * Most stderr lines one call's timeline keeps (100 000), whatever SKILL_STDERR_LIMIT_BYTES says. A
@@ -16,7 +16,8 @@ export interface StderrTruncation {
 
 /** Receivers of a child's stderr lines (see ProcessHooks). */
 export interface StderrReceiver {
-  onLine(line: string): void;
+  /** A line, and where it was cut rather than ended (a piece of a long line, the last line kept at the byte limit). */
+  onLine(line: string, edges: LineEdges): void;
   onTruncated(keptBytes: number, cause: StderrTruncation): void;
 }
 
@@ -58,11 +59,12 @@ export class StderrLines {
     this.receivedBytes += chunk.length;
     if (this.truncated || this.ended) return;
     if (this.receivedBytes <= this.limitBytes) {
-      this.emit(this.splitter.push(chunk));
+      this.emit(this.splitter.pushPieces(chunk));
       return;
     }
-    this.emit(this.splitter.push(chunk.subarray(0, this.limitBytes - before)));
-    this.emit(this.splitter.end());
+    this.emit(this.splitter.pushPieces(chunk.subarray(0, this.limitBytes - before)));
+    // The line open at the limit is cut there: the rest of it is dropped.
+    this.emit(this.splitter.endPieces(true));
     if (this.truncated) return;
     this.truncated = true;
     this.receiver.onTruncated(this.limitBytes, { kind: "bytes", keptLines: this.keptLines });
@@ -72,11 +74,11 @@ export class StderrLines {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (!this.truncated) this.emit(this.splitter.end());
+    if (!this.truncated) this.emit(this.splitter.endPieces());
   }
 
-  private emit(lines: string[]): void {
-    for (const line of lines) {
+  private emit(lines: LinePiece[]): void {
+    for (const { text: line, cutBefore, cutAfter } of lines) {
       if (this.truncated) return;
       if (this.keptLines >= this.maxLines) {
         this.truncated = true;
@@ -85,7 +87,7 @@ export class StderrLines {
       }
       this.keptLines++;
       this.keptLineBytes += Buffer.byteLength(line) + 1;
-      this.receiver.onLine(line);
+      this.receiver.onLine(line, { cutBefore, cutAfter });
     }
   }
 }

@@ -59,4 +59,22 @@ describe("masking secrets", () => {
     expect(maskJsonValue(clean, mask)).toBe(clean);
     expect(maskJsonValue({ "hunter2-long": ["ok", "is hunter2-long"] }, mask)).toEqual({ [SECRET_MASK]: ["ok", `is ${SECRET_MASK}`] });
   });
+
+  it("masks the part of a value a cut leaves at a line's edge, and only at a cut edge", () => {
+    const value = "sk-live-0123456789abcdef";
+    const mask = secretMasker([value]);
+    const line = `${"x".repeat(30)}${value}${"y".repeat(30)}`;
+    for (const cutAt of [34, 40, 50]) {
+      const [head, tail] = [line.slice(0, cutAt), line.slice(cutAt)];
+      expect(mask(head, { cutBefore: false, cutAfter: true })).toBe(`${"x".repeat(30)}${SECRET_MASK}`);
+      expect(mask(tail, { cutBefore: true, cutAfter: false })).toBe(`${SECRET_MASK}${"y".repeat(30)}`);
+    }
+    // Fewer than 4 characters of it at an edge are left as they are; a line not cut is not touched.
+    expect(mask(`${"x".repeat(30)}sk-`, { cutBefore: false, cutAfter: true })).toBe(`${"x".repeat(30)}sk-`);
+    expect(mask(`${"x".repeat(30)}sk-live`)).toBe(`${"x".repeat(30)}sk-live`);
+    expect(mask(`${"x".repeat(30)}sk-live`, { cutBefore: false, cutAfter: false })).toBe(`${"x".repeat(30)}sk-live`);
+    // A whole value inside a cut piece, and parts at both ends of one piece.
+    expect(mask(`uvwxyz${value}ghij`, { cutBefore: true, cutAfter: true })).toBe(`uvwxyz${SECRET_MASK}ghij`);
+    expect(mask(`456789abcdef middle sk-live-01`, { cutBefore: true, cutAfter: true })).toBe(`${SECRET_MASK} middle ${SECRET_MASK}`);
+  });
 });

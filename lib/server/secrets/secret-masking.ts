@@ -85,7 +85,7 @@ function escapeRegExp(text: string): string {
  * error). With no values it returns texts unchanged. Used by the worker on every timeline line, the
  * stdout and the error before they leave it, so the console never stores a secret's value. Pure.
  */
-export function secretMasker(values: readonly string[]): (text: string) => string {
+export function secretMasker(values: readonly string[]): SecretMask {
   const forms = [...new Set(values.flatMap(secretForms))].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return (text) => text;
   const long = forms.filter((form) => form.length > REGEX_FORM_MAX);
@@ -103,13 +103,92 @@ export function secretMasker(values: readonly string[]): (text: string) => strin
     size += source.length + 1;
   }
   if (batch.length > 0) patterns.push(new RegExp(batch.join("|"), "g"));
-  return (text) => {
+  const edges = new EdgeMatcher(forms);
+  return (text, cut) => {
     if (text === "") return text;
     let masked = text;
     for (const form of long) if (masked.includes(form)) masked = masked.split(form).join(SECRET_MASK);
     for (const pattern of patterns) masked = masked.replace(pattern, SECRET_MASK);
+    if (cut?.cutAfter) {
+      const length = edges.partAtEnd(masked);
+      if (length > 0) masked = masked.slice(0, masked.length - length) + SECRET_MASK;
+    }
+    if (cut?.cutBefore) {
+      const length = edges.partAtStart(masked);
+      if (length > 0) masked = SECRET_MASK + masked.slice(length);
+    }
     return masked;
   };
+}
+
+/**
+ * Masks the secrets in a text (secretMasker). `cut`, for a line cut rather than ended (a 64 Ki piece
+ * of a longer line, the last line kept at a byte limit: LineEdges), also masks the part of a value that
+ * stands at a cut edge, the rest of it being in the next piece or dropped.
+ */
+export type SecretMask = (text: string, cut?: { cutBefore: boolean; cutAfter: boolean }) => string;
+
+/** Shortest part of a value masked at a cut edge, in characters. */
+const MIN_EDGE_PART = 4;
+
+/**
+ * Finds the part of a secret's form that a cut left at a text's end (a prefix of the form) or start (a
+ * suffix of it), in time linear in the forms' length (Knuth–Morris–Pratt), whatever the text.
+ */
+class EdgeMatcher {
+  private readonly prefixTables = new Map<string, Int32Array>();
+
+  constructor(private readonly forms: readonly string[]) {}
+
+  /** Length of the longest end of `text` that begins one of the forms (MIN_EDGE_PART or more, shorter than the form), or 0. */
+  partAtEnd(text: string): number {
+    let best = 0;
+    for (const form of this.forms) best = Math.max(best, this.overlap(form, text.slice(-(form.length - 1))));
+    return best >= MIN_EDGE_PART ? best : 0;
+  }
+
+  /** Length of the longest start of `text` that ends one of the forms (MIN_EDGE_PART or more, shorter than the form), or 0. */
+  partAtStart(text: string): number {
+    let best = 0;
+    for (const form of this.forms) {
+      const reversed = reverse(form);
+      best = Math.max(best, this.overlap(reversed, reverse(text.slice(0, form.length - 1))));
+    }
+    return best >= MIN_EDGE_PART ? best : 0;
+  }
+
+  /** Length of the longest suffix of `text` that is a proper prefix of `pattern`. */
+  private overlap(pattern: string, text: string): number {
+    if (pattern.length < 2 || text === "") return 0;
+    const table = this.prefixTable(pattern);
+    let matched = 0;
+    for (let index = 0; index < text.length; index++) {
+      const char = text.charCodeAt(index);
+      while (matched > 0 && (matched === pattern.length || pattern.charCodeAt(matched) !== char)) matched = table[matched - 1]!;
+      if (pattern.charCodeAt(matched) === char) matched++;
+    }
+    return matched === pattern.length ? table[matched - 1]! : matched;
+  }
+
+  private prefixTable(pattern: string): Int32Array {
+    let table = this.prefixTables.get(pattern);
+    if (table) return table;
+    table = new Int32Array(pattern.length);
+    for (let index = 1, length = 0; index < pattern.length; index++) {
+      while (length > 0 && pattern.charCodeAt(index) !== pattern.charCodeAt(length)) length = table[length - 1]!;
+      if (pattern.charCodeAt(index) === pattern.charCodeAt(length)) length++;
+      table[index] = length;
+    }
+    this.prefixTables.set(pattern, table);
+    return table;
+  }
+}
+
+/** `text` reversed by UTF-16 code unit (both sides of a comparison are reversed alike). Pure. */
+function reverse(text: string): string {
+  let reversed = "";
+  for (let index = text.length - 1; index >= 0; index--) reversed += text[index];
+  return reversed;
 }
 
 /**
