@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { searchSkills, type SearchableSkill } from "@/lib/server/search/skill-search";
+import type { SecretGrants } from "@/lib/server/secrets/secret-store";
 import type { HostProbe } from "@/lib/server/skills/native/host-requirements";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import { loadSubprocessSkills } from "@/lib/server/skills/subprocess-loader";
@@ -35,7 +36,7 @@ export interface Judgement {
 const JUDGED_HOST: HostProbe = { platform: "linux", hasBin: (bin) => ["sh", "bash", "python3", "node", "git", "curl"].includes(bin) };
 
 /** No secret given to any skill. */
-const NO_SECRETS = new Map<string, string[]>();
+const NO_SECRETS: SecretGrants = new Map();
 
 /** The judged pairs of `root` (the project folder). */
 export function judgedPairs(root: string): JudgedPair[] {

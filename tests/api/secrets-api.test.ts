@@ -6,6 +6,8 @@
  * timeline, the result, the error, the event stream, the timeline download and the audit trail; a
  * change voids pending approvals of the skills it feeds.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as auditRoute from "@/app/api/v1/audit/route";
 import * as callRoute from "@/app/api/v1/calls/[id]/route";
@@ -21,7 +23,7 @@ import type { Call, CallWithEvents } from "@/lib/types/call";
 import type { SecretInfo } from "@/lib/types/secret";
 import type { Skill } from "@/lib/types/skill";
 import { invoke, readEvents } from "../helpers/route-client";
-import { setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
+import { reloadTestConsole, setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
 import { startTestWorker } from "../helpers/test-worker";
 import { createPersonaRow, createToken, errorOf, requestCall, requestWaitingCall, sign, waitForStatus } from "./approvals-fixtures";
@@ -86,6 +88,7 @@ describe("the secrets API", () => {
       [{ name: "SPACED_KEY", value: `${VALUE}\n`, skills: [] }, 400, "the value of SPACED_KEY begins or ends with whitespace (a pasted newline or space?): a skill that trims it would print the value unmasked"],
       [{ name: "NUL_KEY", value: "abc\u0000defgh", skills: [] }, 400, "the value of NUL_KEY holds a NUL character, which no environment variable can"],
       [{ name: "BAD_SKILL", value: VALUE, skills: ["a\nb"] }, 400, '"a\\nb" is not a skill name'],
+      [{ name: "GHOST_KEY", value: VALUE, skills: ["no-such-skill"] }, 400, 'no skill named "no-such-skill" is loaded: a secret is given only to skills the console lists, each in the folder it has now'],
     ];
     for (const [body, status, message] of cases) {
       const response = await post(body);
@@ -244,5 +247,24 @@ describe("a secret sealed with another key", () => {
     expect(call.error).toMatch(new RegExp(`^secret SECRETS_TEST_KEY was sealed with another key \\(${keyIdOf(otherKey)}; this console's is [0-9a-f]{16}\\): set CONSOLE_SECRET_KEY to that key, or set the secret again$`));
     const full = (await (await invoke(callRoute.GET, `/api/v1/calls/${call.id}`, { params: { id: call.id } })).json()) as { call: CallWithEvents };
     expect(full.call.events.filter((event) => event.stream === "stderr")).toEqual([]);
+  });
+});
+
+describe("a secret given to a skill", () => {
+  it("is given to it in its folder: a skill that takes the name from another folder does not get it until an admin names it again", { timeout: 30_000 }, async () => {
+    writeSkill(testConsole.root, "moving_skill", { name: "moving_skill", env_allow: ["MOVE_TOKEN"] }, 'printf \'{"seen": "%s"}\' "$MOVE_TOKEN"');
+    await reloadTestConsole();
+    expect((await post({ name: "MOVE_TOKEN", value: "move-token-value-5678", skills: ["moving_skill"] })).status).toBe(201);
+    expect((await runToEnd("moving_skill", {})).result).toEqual({ seen: SECRET_MASK });
+    // The folder is gone; a skill of the same name now loads from another folder.
+    fs.rmSync(path.join(testConsole.root, "moving_skill"), { recursive: true });
+    writeSkill(testConsole.root, "impostor", { name: "moving_skill", env_allow: ["MOVE_TOKEN"] }, 'printf \'{"seen": "%s"}\' "$MOVE_TOKEN"');
+    await reloadTestConsole();
+    expect(await skillOf("moving_skill")).toMatchObject({ secretsGiven: [] });
+    expect((await runToEnd("moving_skill", {})).result).toEqual({ seen: "" });
+    // Named again, it is given to the skill where it lives now.
+    expect((await put("MOVE_TOKEN", { skills: ["moving_skill"] })).status).toBe(200);
+    expect(await skillOf("moving_skill")).toMatchObject({ secretsGiven: ["MOVE_TOKEN"] });
+    expect((await runToEnd("moving_skill", {})).result).toEqual({ seen: SECRET_MASK });
   });
 });

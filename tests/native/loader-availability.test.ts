@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import { scanSkills } from "@/lib/server/skills/scan-skills";
+import { folderOfSkill } from "@/lib/server/skills/registered-skill";
 import { withSecretGrants } from "@/lib/server/skills/secret-grants";
 import { writeNativeSkill, writeSkill } from "../helpers/test-console";
 
@@ -91,7 +92,12 @@ describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
     writeNativeSkill(root, "claw", "claw-new", { frontmatter: 'name: claw-new\ndescription: d\nmetadata: {"openclaw": {"requires": {"bins": ["no-such-bin-claw"], "env": ["NATIVE_LOADER_TEST_TOKEN", "OTHER_TOKEN"]}}}' });
     process.env.NATIVE_LOADER_TEST_TOKEN = "set in the console's own environment";
     const { skills } = await load();
-    const offered = (grants: Map<string, string[]>) => skills.map((skill) => withSecretGrants(skill, grants)).map((skill) => [skill.name, skill.available, skill.unavailableReason, skill.secretsGiven]);
+    // Grants as the registry reads them: each given in the folder the skill lives in.
+    const folders = new Map(skills.map((skill) => [skill.name, folderOfSkill(skill)]));
+    const offered = (given: Map<string, string[]>, folderOf = (skill: string) => folders.get(skill)!) => {
+      const grants = new Map([...given].map(([skill, secrets]) => [skill, secrets.map((secret) => ({ secret, folder: folderOf(skill) }))]));
+      return skills.map((skill) => withSecretGrants(skill, grants)).map((skill) => [skill.name, skill.available, skill.unavailableReason, skill.secretsGiven]);
+    };
     expect(offered(new Map())).toEqual([
       ["claw-new", false, "requires bins not found on PATH: no-such-bin-claw; needs secrets NATIVE_LOADER_TEST_TOKEN, OTHER_TOKEN: no secrets of those names are given to this skill (Secrets page)", []],
       ["claw-older", false, "needs secret NATIVE_LOADER_TEST_TOKEN: no secret of that name is given to this skill (Secrets page)", []],
@@ -102,6 +108,13 @@ describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
       ["claw-older", false, "needs secret NATIVE_LOADER_TEST_TOKEN: no secret of that name is given to this skill (Secrets page)", []],
     ]);
     expect(offered(new Map([["claw-older", ["EXTRA", "NATIVE_LOADER_TEST_TOKEN"]]]))[1]).toEqual(["claw-older", true, null, ["EXTRA", "NATIVE_LOADER_TEST_TOKEN"]]);
+    // Given to a skill of that name in another folder (one that took the name from another root): not given here.
+    expect(offered(new Map([["claw-older", ["NATIVE_LOADER_TEST_TOKEN"]]]), () => "/srv/other-root/claw/claw-older")[1]).toEqual([
+      "claw-older",
+      false,
+      `needs secret NATIVE_LOADER_TEST_TOKEN: it was given to the skill claw-older in /srv/other-root/claw/claw-older, not this one in ${folders.get("claw-older")} (Secrets page: name the skill again to give it here)`,
+      [],
+    ]);
   });
 
   it("warns about an unknown os word and malformed requires entries, still loading", async () => {

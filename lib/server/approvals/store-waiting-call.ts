@@ -38,7 +38,7 @@ export async function requestApproval(call: NewCallRow & { id: string; requested
           digest: plan.call.digest,
           digestInput,
           skillInput: canonicalize(plan.skill.input) ?? null,
-          secrets: JSON.stringify(await secretFingerprintsOf(call.skill, tx)),
+          secrets: JSON.stringify(await secretFingerprintsOf(call.skill, plan.folder, tx)),
           requestedBy: call.requestedBy,
           requesterId: call.requesterId,
           required: 2,

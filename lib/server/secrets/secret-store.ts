@@ -10,6 +10,7 @@ import { modelTransaction } from "../db-transactions";
 import { CONSOLE_SECRET_NAMES } from "../env";
 import { AppError } from "../errors";
 import { announce } from "../replica-bus";
+import { folderOfSkill } from "../skills/registered-skill";
 import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 import { secretKey } from "./secret-key";
 
@@ -47,6 +48,47 @@ function toSecretInfo(row: SecretRow, keyId: string): SecretInfo {
     updatedBy: row.updatedBy,
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** Parses a JSON skillFolders column (skill → folder); anything unexpected reads as none (the secret then reaches no skill). */
+function parseFolders(text: string): Record<string, string> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  } catch {
+    return {};
+  }
+}
+
+/** The skills a row gives its secret to, in the folder it was given to each in: only there does it apply. */
+function grantsOf(row: { skills: string; skillFolders: string }): Array<{ skill: string; folder: string | null }> {
+  const folders = parseFolders(row.skillFolders);
+  return parseSkills(row.skills).map((skill) => ({ skill, folder: Object.prototype.hasOwnProperty.call(folders, skill) ? folders[skill]! : null }));
+}
+
+/**
+ * Each of `skills` → the real path of its folder, as the registry lists it now: a secret is given to
+ * that skill, there (another skill that later takes the name, from another root, is not given it).
+ * Throws AppError bad_request naming the skills the console does not list (deny when in doubt: a
+ * secret given to a name no skill has yet would go to whichever skill takes it first).
+ */
+async function foldersOfSkills(skills: readonly string[]): Promise<Record<string, string>> {
+  if (skills.length === 0) return {};
+  const { getRegistry } = await import("../skills/registry");
+  const registry = await getRegistry();
+  const folders: Record<string, string> = {};
+  const unknown: string[] = [];
+  for (const name of skills) {
+    const skill = registry.get(name);
+    if (skill) folders[name] = folderOfSkill(skill);
+    else unknown.push(name);
+  }
+  if (unknown.length > 0) {
+    const names = unknown.slice(0, 10).map((name) => JSON.stringify(name.slice(0, 210))).join(", ");
+    throw new AppError("bad_request", `no skill named ${names}${unknown.length > 10 ? ` (and ${unknown.length - 10} more)` : ""} is loaded: a secret is given only to skills the console lists, each in the folder it has now`);
+  }
+  return folders;
 }
 
 /** Parses a JSON skills column; anything unexpected reads as no skills (the secret then reaches none). */
@@ -119,12 +161,13 @@ export async function createSecret(actor: Pick<Identity, "email" | "userId">, in
   checkName(input.name);
   checkValue(input.name, input.value);
   const skills = normalisedSkills(input.skills);
+  const folders = await foldersOfSkills(skills);
   const sealed = sealSecret(secretKey(), input.name, input.value);
   const { row, voided } = await modelTransaction(async (tx) => {
     const existing = await tx.secret.findUnique({ where: { name: input.name }, select: { name: true } });
     if (existing) throw new AppError("conflict", `a secret named ${input.name} exists: change it with PUT /api/v1/secrets/${input.name}`);
     const now = new Date();
-    const row = await tx.secret.create({ data: { name: input.name, ...sealed, skills: JSON.stringify(skills), createdBy: actor.email, updatedBy: actor.email, createdAt: now, updatedAt: now } });
+    const row = await tx.secret.create({ data: { name: input.name, ...sealed, skills: JSON.stringify(skills), skillFolders: JSON.stringify(folders), createdBy: actor.email, updatedBy: actor.email, createdAt: now, updatedAt: now } });
     const voided = await voidPendingApprovalsOfSkills(tx, skills, voidReason(input.name, "set"));
     await recordAudit({ action: "secret.created", actor: actor.email, actorId: actor.userId, details: { name: input.name, skills, fingerprint: sealed.fingerprint, voidedApprovals: voided } }, tx);
     return { row, voided };
@@ -144,6 +187,8 @@ export async function createSecret(actor: Pick<Identity, "email" | "userId">, in
 export async function updateSecret(actor: Pick<Identity, "email" | "userId">, name: string, change: SecretChange): Promise<SecretInfo> {
   if (change.value !== undefined) checkValue(name, change.value);
   const skills = change.skills === undefined ? undefined : normalisedSkills(change.skills);
+  // Naming the skills again gives it to each in the folder it has now.
+  const folders = skills === undefined ? undefined : await foldersOfSkills(skills);
   const sealed = change.value === undefined ? undefined : sealSecret(secretKey(), name, change.value);
   const { row, voided } = await modelTransaction(async (tx) => {
     const before = await tx.secret.findUnique({ where: { name } });
@@ -152,7 +197,7 @@ export async function updateSecret(actor: Pick<Identity, "email" | "userId">, na
     const newSkills = skills ?? oldSkills;
     const valueChanged = sealed !== undefined && sealed.fingerprint !== before.fingerprint;
     const affected = valueChanged ? [...new Set([...oldSkills, ...newSkills])] : [...oldSkills.filter((skill) => !newSkills.includes(skill)), ...newSkills.filter((skill) => !oldSkills.includes(skill))];
-    const row = await tx.secret.update({ where: { name }, data: { ...(sealed ?? {}), skills: JSON.stringify(newSkills), updatedBy: actor.email, updatedAt: new Date() } });
+    const row = await tx.secret.update({ where: { name }, data: { ...(sealed ?? {}), skills: JSON.stringify(newSkills), ...(folders ? { skillFolders: JSON.stringify(folders) } : {}), updatedBy: actor.email, updatedAt: new Date() } });
     const voided = await voidPendingApprovalsOfSkills(tx, affected, voidReason(name, "changed"));
     const changed = [...(sealed !== undefined ? ["value"] : []), ...(skills !== undefined ? ["skills"] : [])];
     await recordAudit(
@@ -186,34 +231,41 @@ export async function deleteSecret(actor: Pick<Identity, "email" | "userId">, na
   return toSecretInfo(row, keyIdOf(secretKey()));
 }
 
-/**
- * Which secrets each skill is given: skill name → the names of the secrets that name it, sorted. Read
- * by the registry (a skill that needs a secret is available only once it is given it).
- */
-export type SecretGrants = ReadonlyMap<string, readonly string[]>;
+/** One secret given to a skill: its name, and the folder of the skill it was given to (null: none recorded, given to no folder). */
+export interface SecretGrant {
+  secret: string;
+  folder: string | null;
+}
 
-/** Reads the SecretGrants from the database (names and skills only; no value is opened). */
+/**
+ * Which secrets each skill name is given, in which folder: skill name → grants, by secret name. Read by
+ * the registry (a skill that needs a secret is available only once it is given it, where it lives).
+ */
+export type SecretGrants = ReadonlyMap<string, readonly SecretGrant[]>;
+
+/** Reads the SecretGrants from the database (names, skills and folders only; no value is opened). */
 export async function loadSecretGrants(): Promise<SecretGrants> {
-  const rows = await db().secret.findMany({ select: { name: true, skills: true }, orderBy: { name: "asc" } });
-  const grants = new Map<string, string[]>();
+  const rows = await db().secret.findMany({ select: { name: true, skills: true, skillFolders: true }, orderBy: { name: "asc" } });
+  const grants = new Map<string, SecretGrant[]>();
   for (const row of rows) {
-    for (const skill of parseSkills(row.skills)) {
-      const names = grants.get(skill) ?? [];
-      names.push(row.name);
-      grants.set(skill, names);
+    for (const { skill, folder } of grantsOf(row)) {
+      const given = grants.get(skill) ?? [];
+      given.push({ secret: row.name, folder });
+      grants.set(skill, given);
     }
   }
   return grants;
 }
 
 /**
- * The values of the secrets given to `skill`, name → value, opened with the console's key: what the
+ * The values of the secrets given to `skill` in `folder` (its folder as the registry lists it; null
+ * when it is not loaded), name → value, and their fingerprints, opened with the console's key: what the
  * worker that claimed one of its calls injects into the call's process (DESIGN.md "Skill secrets").
  * Throws SecretUnreadableError (secret-box.ts) when one cannot be opened.
  */
-export async function secretValuesFor(skill: string): Promise<{ values: Record<string, string>; fingerprints: Record<string, string> }> {
-  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, fingerprint: true, skills: true }, orderBy: { name: "asc" } });
-  const given = rows.filter((row) => parseSkills(row.skills).includes(skill));
+export async function secretValuesFor(skill: string, folder: string | null): Promise<{ values: Record<string, string>; fingerprints: Record<string, string> }> {
+  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, fingerprint: true, skills: true, skillFolders: true }, orderBy: { name: "asc" } });
+  const given = rows.filter((row) => isGivenTo(row, skill, folder));
   if (given.length === 0) return { values: {}, fingerprints: {} };
   const key = secretKey();
   return {
@@ -223,12 +275,17 @@ export async function secretValuesFor(skill: string): Promise<{ values: Record<s
 }
 
 /**
- * The secrets given to `skill` as name → fingerprint (names in order; no value is opened), read
+ * The secrets given to `skill` in `folder` as name → fingerprint (names in order; no value is opened), read
  * through `client` (a transaction's, so a dual-sign call is bound to what was given when it was stored).
  */
-export async function secretFingerprintsOf(skill: string, client: Pick<Prisma.TransactionClient, "secret"> = db()): Promise<Record<string, string>> {
-  const rows = await client.secret.findMany({ select: { name: true, fingerprint: true, skills: true }, orderBy: { name: "asc" } });
-  return Object.fromEntries(rows.filter((row) => parseSkills(row.skills).includes(skill)).map((row) => [row.name, row.fingerprint]));
+export async function secretFingerprintsOf(skill: string, folder: string | null, client: Pick<Prisma.TransactionClient, "secret"> = db()): Promise<Record<string, string>> {
+  const rows = await client.secret.findMany({ select: { name: true, fingerprint: true, skills: true, skillFolders: true }, orderBy: { name: "asc" } });
+  return Object.fromEntries(rows.filter((row) => isGivenTo(row, skill, folder)).map((row) => [row.name, row.fingerprint]));
+}
+
+/** Whether a secret's row gives it to `skill` living in `folder` (null: the skill is not loaded; nothing is given). */
+function isGivenTo(row: { skills: string; skillFolders: string }, skill: string, folder: string | null): boolean {
+  return folder !== null && grantsOf(row).some((grant) => grant.skill === skill && grant.folder === folder);
 }
 
 /**

@@ -38,6 +38,11 @@ export interface NativeSkill extends Skill {
 /** Any skill the registry holds. */
 export type RegisteredSkill = SubprocessSkill | NativeSkill;
 
+/** The folder a skill lives in (real path): a native skill's folder, a subprocess skill's manifest folder. Pure. */
+export function folderOfSkill(skill: RegisteredSkill): string {
+  return skill.kind === "native" ? skill.skillDir : skill.workingDirectory;
+}
+
 /**
  * Strips server-only fields so a registered skill can be served as the public Skill shape. Level 1
  * (listings, the default) leaves out a native skill's instructions; level 2 (`GET /api/v1/skills/{name}`)

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { declarationOutsideAllowance } from "../executor/sandbox/sandbox-declaration";
-import type { RegisteredSkill } from "./registered-skill";
+import { folderOfSkill, type RegisteredSkill } from "./registered-skill";
 
 /** Where the console and its workers keep what no skill may see. */
 export interface HiddenPathSources {
@@ -41,10 +41,6 @@ export interface SandboxAllowance {
   hidden: readonly string[];
 }
 
-/** The folder a skill lives in. */
-function folderOf(skill: RegisteredSkill): string {
-  return skill.kind === "native" ? skill.skillDir : skill.workingDirectory;
-}
 
 /**
  * The skill as it may be offered under the operator's allowance (DESIGN.md: a declaration cannot widen
@@ -71,7 +67,7 @@ export function withSandboxAllowance(skill: RegisteredSkill, allowance: SandboxA
  * spawn (buildSandboxedCommand `allowedRoots`), so a symlink under an allowed root cannot widen them.
  */
 export function sandboxAllowedRoots(skill: RegisteredSkill, allowance: Pick<SandboxAllowance, "paths" | "bundledDir">): readonly string[] | null {
-  if (allowance.paths === null && isWithin(allowance.bundledDir, folderOf(skill))) return null;
+  if (allowance.paths === null && isWithin(allowance.bundledDir, folderOfSkill(skill))) return null;
   return allowance.paths ?? [];
 }
 

@@ -1,5 +1,5 @@
 import type { SecretGrants } from "../secrets/secret-store";
-import type { RegisteredSkill } from "./registered-skill";
+import { folderOfSkill, type RegisteredSkill } from "./registered-skill";
 
 /**
  * The reason a skill that needs secrets it is not given is unavailable, e.g. "needs secret
@@ -14,19 +14,39 @@ export function missingSecretsReason(missing: readonly string[]): string {
 
 /**
  * A skill as the registry offers it once the secrets are known (DESIGN.md "Skill secrets"): its
- * `secretsGiven` (the secrets that name it, whatever it declares) and, for a skill whose
- * `secretsNeeded` (a native skill's `requires.env` / `primaryEnv`) are not all given, `available` false
- * with missingSecretsReason (after the loader's own reason when it had one). A variable of the same
- * name in the console's environment never counts. Returns the skill itself when nothing changes. Pure.
+ * `secretsGiven` (the secrets given to it in the folder it lives in, whatever it declares) and, for a
+ * skill whose `secretsNeeded` (a native skill's `requires.env` / `primaryEnv`) are not all given,
+ * `available` false with the reason (after the loader's own reason when it had one): missingSecretsReason,
+ * or, for a secret given to a skill of this name in another folder (one that took the name from another
+ * root), a reason naming both folders. A variable of the same name in the console's environment never
+ * counts. Returns the skill itself when nothing changes. Pure.
  */
 export function withSecretGrants(skill: RegisteredSkill, grants: SecretGrants): RegisteredSkill {
-  const given = grants.get(skill.name) ?? [];
+  const named = grants.get(skill.name) ?? [];
+  const folder = folderOfSkill(skill);
+  const given = named.filter((grant) => grant.folder === folder).map((grant) => grant.secret);
+  const elsewhere = named.filter((grant) => grant.folder !== folder);
   const missing = skill.secretsNeeded.filter((name) => !given.includes(name));
   if (given.length === 0 && missing.length === 0) return skill;
-  const reason = missing.length === 0 ? null : missingSecretsReason(missing);
+  const reasons = missing.map((name) => {
+    const other = elsewhere.find((grant) => grant.secret === name);
+    return other ? secretElsewhereReason(name, skill.name, other.folder, folder) : null;
+  });
+  const plainMissing = missing.filter((_, index) => reasons[index] === null);
+  const reason = [...(plainMissing.length > 0 ? [missingSecretsReason(plainMissing)] : []), ...reasons.filter((text): text is string => text !== null)].join("; ") || null;
   return {
     ...skill,
     secretsGiven: [...given],
     ...(reason === null ? {} : { available: false, unavailableReason: skill.unavailableReason ? `${skill.unavailableReason}; ${reason}` : reason }),
   };
+}
+
+/**
+ * Why a skill does not get a secret given to a skill of its name in another folder, e.g. "needs secret
+ * X: it was given to the skill deploy in /srv/a/deploy, not this one in /srv/b/deploy (Secrets page:
+ * name the skill again to give it here)". Pure.
+ */
+export function secretElsewhereReason(secret: string, skill: string, givenIn: string | null, livesIn: string): string {
+  const where = givenIn === null ? "in no recorded folder" : `in ${givenIn}`;
+  return `needs secret ${secret}: it was given to the skill ${skill} ${where}, not this one in ${livesIn} (Secrets page: name the skill again to give it here)`;
 }

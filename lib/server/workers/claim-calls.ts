@@ -11,6 +11,8 @@ import { statements } from "../db-statements";
 import { config } from "../env";
 import { announce, onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 import { approvalSecretsChange } from "../approvals/approval-secrets";
+import { folderOfSkill } from "../skills/registered-skill";
+import { getRegistry } from "../skills/registry";
 import { SecretUnreadableError } from "../secrets/secret-box";
 import { secretValuesFor } from "../secrets/secret-store";
 import { parseLabels } from "./worker-tokens";
@@ -119,6 +121,12 @@ async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[]): Pr
   return candidates.filter((candidate) => !coveredElsewhere(candidate));
 }
 
+/** The folder of the skill named `name` as this console's registry lists it, or null when it lists none. */
+async function skillFolder(name: string): Promise<string | null> {
+  const skill = (await getRegistry()).get(name);
+  return skill ? folderOfSkill(skill) : null;
+}
+
 /** Claims what `worker` may take now, up to `capacity`: a compare-and-set per call, so each runs once. */
 async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssignment[]> {
   if (capacity <= 0) return [];
@@ -129,7 +137,10 @@ async function claimNow(worker: WorkerRow, capacity: number): Promise<CallAssign
   const secretsFor = (skill: string) => {
     let secrets = secretsOf.get(skill);
     if (!secrets) {
-      secrets = secretValuesFor(skill).then(
+      // Given to the skill where the registry lists it now: not to another that took its name.
+      secrets = skillFolder(skill)
+        .then((folder) => secretValuesFor(skill, folder))
+        .then(
         ({ values, fingerprints }) => ({ secrets: values, fingerprints }),
         (error: unknown) => {
           if (error instanceof SecretUnreadableError) return { secrets: {}, fingerprints: {}, secretsError: error.message };
