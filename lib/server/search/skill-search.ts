@@ -64,12 +64,18 @@ export interface SkillIndex {
   miniSearch: MiniSearch<IndexedSkill>;
   /** Per skill: lowercase and folded "name\ndescription", for the seed's keyword floor. */
   haystacks: string[];
+  /** Every haystack in one string, each followed by a NUL (no keyword holds one): a keyword is found in all of them by a few indexOf. */
+  allHaystacks: string;
+  /** Where each skill's haystack starts in allHaystacks. */
+  haystackStarts: Int32Array;
   /** Per skill: `canonicalName(name)`, for the exact-name rule. */
   canonicalNames: string[];
   /** canonicalName → the ids of the skills that have it (an exact-name query finds them without a scan). */
   byCanonicalName: Map<string, number[]>;
   /** Index term → how many skills hold it in any field. */
   docFreq: Map<string, number>;
+  /** Per skill, filled on first use: its index terms and the fields each is in (ownTerms). */
+  ownTerms: Array<Map<string, string[]> | undefined>;
 }
 
 type MatchKind = "exact" | "prefix" | "fuzzy";
@@ -148,7 +154,14 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
     if (ids) ids.push(id);
     else byCanonicalName.set(name, [id]);
   });
-  return { miniSearch, haystacks, canonicalNames, byCanonicalName, docFreq };
+  const haystackStarts = new Int32Array(haystacks.length);
+  let offset = 0;
+  haystacks.forEach((haystack, id) => {
+    haystackStarts[id] = offset;
+    offset += haystack.length + 1;
+  });
+  const allHaystacks = haystacks.map((haystack) => `${haystack}\0`).join("");
+  return { miniSearch, haystacks, allHaystacks, haystackStarts, canonicalNames, byCanonicalName, docFreq, ownTerms: new Array(skills.length) };
 }
 
 /**
@@ -199,15 +212,19 @@ function matchKind(queryTerm: string, indexTerm: string): MatchKind | null {
   return null;
 }
 
-/** matchKind results of one search, keyed "queryTerm indexTerm" (the same pairs recur across skills). */
-type MatchKindCache = Map<string, MatchKind | null>;
+/** matchKind results of one search, by query term then index term (the same pairs recur across skills; no key is built per lookup). */
+type MatchKindCache = Map<string, Map<string, MatchKind | null>>;
 
 function cachedMatchKind(cache: MatchKindCache, queryTerm: string, indexTerm: string): MatchKind | null {
-  const key = `${queryTerm} ${indexTerm}`;
-  let kind = cache.get(key);
+  let kinds = cache.get(queryTerm);
+  if (!kinds) {
+    kinds = new Map();
+    cache.set(queryTerm, kinds);
+  }
+  let kind = kinds.get(indexTerm);
   if (kind === undefined) {
     kind = matchKind(queryTerm, indexTerm);
-    cache.set(key, kind);
+    kinds.set(indexTerm, kind);
   }
   return kind;
 }
@@ -219,10 +236,41 @@ function termCredit(queryTerm: string, result: SearchResult, cache: MatchKindCac
     const kind = cachedMatchKind(cache, queryTerm, indexTerm);
     if (!kind) continue;
     const fields: string[] = result.match[indexTerm] ?? [];
-    const fieldWeight = Math.max(0, ...fields.map((field) => FIELD_WEIGHT[field] ?? 0));
+    let fieldWeight = 0;
+    for (const field of fields) fieldWeight = Math.max(fieldWeight, FIELD_WEIGHT[field] ?? 0);
     credit = Math.max(credit, KIND_WEIGHT[kind] * fieldWeight);
   }
   return credit;
+}
+
+/** Whether `haystack` holds the word or its term as a floor keyword (FLOOR_KEYWORD_LENGTH or more). */
+function holdsKeyword(haystack: string, word: QueryWord): boolean {
+  return (word.word.length >= FLOOR_KEYWORD_LENGTH && haystack.includes(word.word)) || (word.term.length >= FLOOR_KEYWORD_LENGTH && haystack.includes(word.term));
+}
+
+/**
+ * The skills whose haystack holds `keyword` (the seed's case-insensitive substring test), as a set of
+ * ids: a few indexOf over the joined haystacks rather than one `includes` per skill. Same answer as
+ * `haystacks[id].includes(keyword)` for every id: a keyword holds no NUL, so no match spans two skills.
+ */
+function skillsContaining(index: SkillIndex, keyword: string): Set<number> {
+  const found = new Set<number>();
+  const starts = index.haystackStarts;
+  let at = index.allHaystacks.indexOf(keyword);
+  while (at !== -1) {
+    // The skill whose haystack holds position `at`: the last start at or before it.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    found.add(low);
+    const next = low + 1 < starts.length ? starts[low + 1]! : index.allHaystacks.length;
+    at = index.allHaystacks.indexOf(keyword, next);
+  }
+  return found;
 }
 
 /** A skill's index terms and the fields each is in (as buildIndex tokenises them), for the words a search did not look up. */
@@ -244,11 +292,11 @@ function ownTerms(skill: SearchableSkill): Map<string, string[]> {
   return own;
 }
 
-/** Coverage credit (0–1) of one query word in one skill: its best match (or its English equivalent's), or the substring floor. */
+/** Coverage credit (0–1) of one query word in one skill: its best match (or its English equivalent's), or the substring floor (`holdsKeyword`: whether the skill's haystack holds the word or its term). */
 function wordCredit(
   word: QueryWord,
   result: SearchResult | undefined,
-  haystack: string,
+  holdsKeyword: () => boolean,
   cache: MatchKindCache,
 ): number {
   let credit = 0;
@@ -258,14 +306,10 @@ function wordCredit(
       credit = Math.max(credit, ALTERNATIVE_WEIGHT * termCredit(alternative, result, cache));
     }
   }
-  if (credit < SUBSTRING_WEIGHT && containsKeyword(haystack, [word.word, word.term])) {
+  if (credit < SUBSTRING_WEIGHT && holdsKeyword()) {
     credit = SUBSTRING_WEIGHT;
   }
   return credit;
-}
-
-function containsKeyword(haystack: string, keywords: readonly string[]): boolean {
-  return keywords.some((keyword) => keyword.length >= FLOOR_KEYWORD_LENGTH && haystack.includes(keyword));
 }
 
 /** The seed's keywords: the query's whitespace words (lowercase) and its folded words, stopwords out. */
@@ -303,8 +347,9 @@ interface Candidate {
  *
  * Retrieval: MiniSearch (BM25+) over name (boost 3; snake/kebab/camelCase split into words, the whole
  * name kept as a term too), description, when_to_use and category (boost 0.5); stopwords dropped,
- * accents folded, plurals stemmed, common Spanish operations words also searched in English; prefix search for words of 3+ letters; fuzzy search with edit
- * distance 1 for 4–5-letter words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
+ * accents folded, plurals stemmed, common Spanish operations words also searched in English; prefix search for words of 3+ letters; fuzzy search, for a word no
+ * skill uses as it is (a word the skills use was not mistyped), with edit distance 1 for 4–5-letter
+ * words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
  * In a registry of 1,000 skills or more, a word held by more than a fifth of them is not looked up
  * (COMMON_TERM_SHARE); its credit is read from each candidate's own fields.
  * Words are OR-ed, and MiniSearch multiplies a skill's score by how many query words it matched, so
@@ -350,7 +395,9 @@ export function searchSkills(
     combineWith: "OR",
     boost: FIELD_BOOST,
     prefix: (term) => term.length >= 3,
-    fuzzy: (term) => (compoundSet.has(term) ? false : fuzzyDistance(term) || false),
+    // A word the skills use as it is was not mistyped: looking up its neighbours ("port" → "part",
+    // "post", "sort") only adds thousands of weak matches to score.
+    fuzzy: (term) => (compoundSet.has(term) || index.docFreq.has(term) ? false : fuzzyDistance(term) || false),
     weights: { prefix: 0.6, fuzzy: 0.35 },
   });
   const limit = clampLimit(options.limit);
@@ -370,11 +417,21 @@ export function searchSkills(
     best.splice(at, 0, candidate);
     if (best.length > limit) best.pop();
   };
+  // The skills holding each floor keyword, found once per query (skillsContaining).
+  const holdersOf = new Map<string, Set<number>>();
+  const containing = (keyword: string): Set<number> => {
+    let holders = holdersOf.get(keyword);
+    if (!holders) {
+      holders = keyword.length >= FLOOR_KEYWORD_LENGTH ? skillsContaining(index, keyword) : new Set();
+      holdersOf.set(keyword, holders);
+    }
+    return holders;
+  };
   const confidenceOf = (id: number, result: SearchResult | undefined, relative: number): number => {
     if (index.canonicalNames[id] === queryName) return EXACT_NAME_CONFIDENCE;
-    const own = common.size > 0 ? ownTerms(skills[id]!) : null;
+    const own = common.size > 0 ? (index.ownTerms[id] ??= ownTerms(skills[id]!)) : null;
     const credit = (word: QueryWord) => {
-      const looked = wordCredit(word, result, index.haystacks[id]!, kindCache);
+      const looked = wordCredit(word, result, () => holdsKeyword(index.haystacks[id]!, word), kindCache);
       if (!own || (!common.has(word.term) && !word.alternatives.some((alternative) => common.has(alternative)))) return looked;
       // A common word was not looked up: its credit is an exact match in the skill's own fields.
       let exact = Math.max(0, ...(own.get(word.term) ?? []).map((field) => FIELD_WEIGHT[field] ?? 0));
@@ -406,9 +463,10 @@ export function searchSkills(
   // matter only while fewer than `limit` skills rank above that.
   const floorCeiling = SUBSTRING_WEIGHT * 0.5;
   if (best.length < limit || rank(best[limit - 1]!) <= floorCeiling) {
-    const keywords = floorKeywords(query, words);
-    for (let id = 0; id < skills.length; id += 1) {
-      if (seen.has(id) || !allowed(id) || !containsKeyword(index.haystacks[id]!, keywords)) continue;
+    const holders = new Set<number>();
+    for (const keyword of floorKeywords(query, words)) for (const id of containing(keyword)) holders.add(id);
+    for (const id of [...holders].sort((a, b) => a - b)) {
+      if (seen.has(id) || !allowed(id)) continue;
       seen.add(id);
       offer({ skill: skills[id]!, score: 0, confidence: confidenceOf(id, undefined, 0) });
     }
