@@ -1,4 +1,5 @@
 import type { Prisma, Secret as SecretRow } from "@prisma/client";
+import { skillsVoidedBySecretChange } from "@/lib/policy/secret-change";
 import type { Identity } from "@/lib/types/identity";
 import type { SecretInfo } from "@/lib/types/secret";
 import { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, SECRET_VALUE_MIN_LENGTH } from "@/lib/validation/secret-requests";
@@ -196,7 +197,7 @@ export async function updateSecret(actor: Pick<Identity, "email" | "userId">, na
     const oldSkills = parseSkills(before.skills);
     const newSkills = skills ?? oldSkills;
     const valueChanged = sealed !== undefined && sealed.fingerprint !== before.fingerprint;
-    const affected = valueChanged ? [...new Set([...oldSkills, ...newSkills])] : [...oldSkills.filter((skill) => !newSkills.includes(skill)), ...newSkills.filter((skill) => !oldSkills.includes(skill))];
+    const affected = skillsVoidedBySecretChange(oldSkills, newSkills, valueChanged);
     const row = await tx.secret.update({ where: { name }, data: { ...(sealed ?? {}), skills: JSON.stringify(newSkills), ...(folders ? { skillFolders: JSON.stringify(folders) } : {}), updatedBy: actor.email, updatedAt: new Date() } });
     const voided = await voidPendingApprovalsOfSkills(tx, affected, voidReason(name, "changed"));
     const changed = [...(sealed !== undefined ? ["value"] : []), ...(skills !== undefined ? ["skills"] : [])];
