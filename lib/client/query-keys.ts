@@ -63,6 +63,10 @@ export const queryKeys = {
     /** Every skill one worker holds, paged (the Workers page's "Show all"). */
     skills: (workerId: string, q: string) => ["workers", "skills", workerId, q] as const,
   },
+  secrets: {
+    all: ["secrets"] as const,
+    list: () => ["secrets", "list"] as const,
+  },
   workerTokens: {
     all: ["worker-tokens"] as const,
     list: () => ["worker-tokens", "list"] as const,
