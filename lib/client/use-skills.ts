@@ -7,12 +7,14 @@ import { queryKeys } from "./query-keys";
 
 /**
  * Every registered skill (`GET /api/v1/skills`), sorted by category then name by the server. The list
- * is filtered in the browser (see filterSkills) so typing in the filter box costs no request.
+ * is filtered in the browser (see filterSkills) so typing in the filter box costs no request. Not
+ * fetched while `enabled` is false.
  */
-export function useSkills() {
+export function useSkills(enabled = true) {
   return useQuery({
     queryKey: queryKeys.skills.list(),
     queryFn: ({ signal }) => fetchJson<{ skills: Skill[] }>("/api/v1/skills", { signal }).then((body) => body.skills),
+    enabled,
   });
 }
 
