@@ -23,6 +23,7 @@ import { NativeSkillBody } from "./native/native-skill-body";
 import { SkillSandboxCard } from "./sandbox-summary";
 import { SkillClassBadge } from "./skill-class-badge";
 import { SkillRunPanel } from "./skill-run-panel";
+import { SkillSecrets } from "./skill-secrets";
 
 /**
  * The run panel filled with the args of call `callId` (`/skills/{name}?from={callId}`, "Run again"):
@@ -69,7 +70,7 @@ function EnvAllow({ names }: { names: string[] }) {
   );
 }
 
-/** The metadata card of a skill: category, class, kind, timeout, env_allow and source. */
+/** The metadata card of a skill: category, class, kind, timeout, env_allow, secrets and source. */
 function SkillFacts({ skill }: { skill: Skill }) {
   return (
     <Card aria-labelledby="skill-facts-title">
@@ -83,6 +84,7 @@ function SkillFacts({ skill }: { skill: Skill }) {
             { term: "Kind", value: skill.kind },
             { term: "Timeout", value: <span className="font-mono tabular-nums">{skill.timeoutSeconds} s</span> },
             { term: "env_allow", value: <EnvAllow names={skill.envAllow} />, wide: true },
+            { term: "Secrets", value: <SkillSecrets skill={skill} />, wide: true },
             { term: "Source", value: <code className="font-mono text-[12px] break-all text-zinc-700">{skill.source.path}</code>, wide: true },
             { term: "Allow-list root", value: <code className="font-mono text-[12px] break-all text-zinc-700">{skill.source.root}</code>, wide: true },
           ]}

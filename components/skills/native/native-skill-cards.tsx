@@ -13,6 +13,7 @@ import type { NativeToolDeclaration, Skill } from "@/lib/types/skill";
 import { CategoryLink } from "../category-link";
 import { SkillSandboxCard } from "../sandbox-summary";
 import { isReadOnlyNative, SkillClassBadge } from "../skill-class-badge";
+import { SkillSecrets } from "../skill-secrets";
 
 /** Frontmatter keys the page shows elsewhere (header, details, tools table), left out of the key/value list. */
 const SHOWN_ELSEWHERE = new Set(["name", "description", "when_to_use", "tools"]);
@@ -45,7 +46,7 @@ export function NativeClass({ skill }: { skill: Skill }) {
 }
 
 /**
- * The details card of a native skill (category, class, kind, availability, when_to_use, its scripts'
+ * The details card of a native skill (category, class, kind, availability, the secrets it needs, when_to_use, its scripts'
  * timeout when it has scripts, and SKILL.md path), followed by its Sandbox card and the Workers card of who holds it with which digest
  * (DESIGN.md "Workers and the sandbox": both shown on the skill page), as siblings in the side column.
  */
@@ -75,6 +76,7 @@ function NativeSkillDetails({ skill }: { skill: Skill }) {
               value: skill.available ? "yes" : <span className="text-red-700">no — {skill.unavailableReason ?? "see the loader report"}</span>,
               wide: true,
             },
+            { term: "Secrets", value: <SkillSecrets skill={skill} />, wide: true },
             {
               term: "When to use",
               value: skill.whenToUse ? <span className="whitespace-pre-wrap">{skill.whenToUse}</span> : <EmptyValue label="not given" />,
