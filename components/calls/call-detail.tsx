@@ -236,7 +236,9 @@ function CallView({ call, onStreamTrouble }: { call: CallWithEvents; onStreamTro
   const stream = useCallStream(call.id, call.events);
   const queryClient = useQueryClient();
   const finished = isTerminalStatus(call.status);
-  const trouble = stream.state === "reconnecting" || stream.state === "fallback";
+  // Polled only once the browser gave up on the stream: while it reconnects, the stream itself resumes
+  // where it stopped, and polling would download the whole stored timeline every 2 s.
+  const trouble = stream.state === "fallback";
   const excerpt = useMemo(() => (finished ? failureExcerpt(stream.chunks, call.status, call.error) : []), [finished, stream.chunks, call.status, call.error]);
   const startedLineSeen = call.status === "queued" && stream.lineCount > 0;
 

@@ -44,8 +44,11 @@ function parseData<T>(event: Event): T | null {
  * `line` event once (by `seq`, so replays after a reconnect and `storedEvents` from a refetch never
  * duplicate a line), batches renders every FLUSH_DELAY_MS (each flush O(new lines)), and on `end`
  * writes the final Call into the call's query (without refetching its timeline), refreshes the other
- * call queries and closes the stream. On a stream error it refetches the call; `storedEvents` (the call's stored timeline, e.g.
- * from polling) are merged the same way, which is the fallback when the stream is gone.
+ * call queries and closes the stream. On an error the browser retries (a dropped connection, a stream
+ * the server cut for a backlog its reader did not drain) nothing is fetched: the browser resumes with
+ * Last-Event-ID and the stream replays what was missed, its end included. Once the browser gives up
+ * (CLOSED) it refetches the call; `storedEvents` (the call's stored timeline, e.g. from polling) are
+ * merged the same way, which is the fallback when the stream is gone.
  */
 export function useCallStream(id: string, storedEvents: readonly CallEvent[] | undefined): CallStream {
   const queryClient = useQueryClient();
@@ -115,7 +118,13 @@ export function useCallStream(id: string, storedEvents: readonly CallEvent[] | u
     source.addEventListener("error", () => {
       if (ended) return;
       // CLOSED: the browser will not retry (an HTTP error or a wrong content type); otherwise it reconnects.
-      setState(source.readyState === EventSource.CLOSED ? "fallback" : "reconnecting");
+      // Reconnecting, the browser resumes after the last line it got: refetching the call now would
+      // download its whole stored timeline again (the 200,000-line flood, each time the stream is cut).
+      if (source.readyState !== EventSource.CLOSED) {
+        setState("reconnecting");
+        return;
+      }
+      setState("fallback");
       void queryClient.invalidateQueries({ queryKey: detailKey });
     });
 
