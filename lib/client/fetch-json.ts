@@ -51,13 +51,25 @@ export async function fetchJson<T>(
   return body as T;
 }
 
+/** True while this page signs out: its own answers of 401 then say nothing new (useSignOut goes to /login). */
+let signingOut = false;
+
+/**
+ * Marks this page as signing out (`true`, before `POST /api/v1/auth/logout`) or not (`false`, when that
+ * failed): meanwhile a 401 from any other request (a poll answered after the session ended) does not
+ * send the browser to /login?next=…, which raced useSignOut's own /login.
+ */
+export function setSigningOut(value: boolean): void {
+  signingOut = value;
+}
+
 /**
  * The session ended or was revoked (any API answer 401, issue 4 point 1: pages go to the login page):
  * sends the browser to /login with the current page as `next`. A failed sign-in (401 from the login
  * endpoint itself) and the login page stay where they are.
  */
 function sendToLogin(path: ApiPath): void {
-  if (typeof window === "undefined" || path.startsWith("/api/v1/auth/login")) return;
+  if (typeof window === "undefined" || signingOut || path.startsWith("/api/v1/auth/login")) return;
   const { pathname, search, hash } = window.location;
   if (pathname === "/login") return;
   window.location.assign(loginPathFor(`${pathname}${search}${hash}`));

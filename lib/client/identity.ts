@@ -2,7 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Identity } from "@/lib/types/identity";
-import { fetchJson } from "./fetch-json";
+import { ApiError } from "./api-error";
+import { fetchJson, setSigningOut } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
 export type { Identity };
@@ -28,10 +29,23 @@ export function useIdentity() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<{ ok: true }>("/api/v1/auth/logout", { method: "POST" }),
+    mutationFn: () => {
+      // Other requests answered 401 from now on must not send the browser elsewhere first.
+      setSigningOut(true);
+      return fetchJson<{ ok: true }>("/api/v1/auth/logout", { method: "POST" });
+    },
     onSuccess: () => {
       queryClient.clear();
       window.location.assign("/login");
+    },
+    onError: (error) => {
+      // Already signed out (the session expired or was revoked): there is nothing left to end.
+      if (error instanceof ApiError && error.status === 401) {
+        queryClient.clear();
+        window.location.assign("/login");
+        return;
+      }
+      setSigningOut(false);
     },
   });
 }
