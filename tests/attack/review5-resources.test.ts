@@ -10,6 +10,9 @@ import { createPerson, type TestPerson } from "../helpers/test-people";
 import { createToken } from "../api/approvals-fixtures";
 import { callToolExpecting, createPersona } from "../tools/tools-fixtures";
 
+/** How long a swap race goes on after its first 120 reads while fewer than 5 were served, in ms. */
+const RACE_MS = 15_000;
+
 // Review 5 (attacker): level-3 resource reads (GET /api/v1/skills/{name}/resources/{path…} and
 // skill_read_resource) must never read outside the skill's resource folders, never block on special
 // files, never read a huge file into memory, and must honour a token's persona like the tools do.
@@ -123,7 +126,7 @@ describe("paths that try to leave the resource folders", () => {
     expect(await codeOf(response)).toBe("not_found");
   });
 
-  it("swapping a resource between a file and a symlink to outside never serves the outside file", async () => {
+  it("swapping a resource between a file and a symlink to outside never serves the outside file", { timeout: 60_000 }, async () => {
     const target = path.join(skillDir, "references", "swap.md");
     const secret = path.join(testConsole.dir, "outside", "secret.txt");
     let stop = false;
@@ -144,7 +147,9 @@ describe("paths that try to leave the resource folders", () => {
     })();
     const texts: string[] = [];
     // At least 120 reads, and on until a few were served (most land mid-swap and answer 404).
-    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5); i += 1) {
+    // Bounded by time, not a count: under load each read takes longer and most land mid-swap (404).
+    const deadline = Date.now() + RACE_MS;
+    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5) && (i < 120 || Date.now() < deadline); i += 1) {
       const response = await get("res-attack", ["references", "swap.md"]);
       if (response.status === 200) texts.push(await response.text());
       else expect(response.status).toBe(404);
@@ -158,7 +163,7 @@ describe("paths that try to leave the resource folders", () => {
 });
 
 describe("swapping a folder in the middle of the path", () => {
-  it("a sub-folder swapped for a symlink to outside between the check and the open never serves the outside file", async () => {
+  it("a sub-folder swapped for a symlink to outside between the check and the open never serves the outside file", { timeout: 60_000 }, async () => {
     const sub = path.join(skillDir, "references", "sub");
     const outsideDir = path.join(testConsole.dir, "outside");
     fs.mkdirSync(path.join(testConsole.dir, "inside-sub"), { recursive: true });
@@ -186,7 +191,9 @@ describe("swapping a folder in the middle of the path", () => {
     })();
     const texts: string[] = [];
     // At least 120 reads, and on until a few were served (most land mid-swap and answer 404).
-    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5); i += 1) {
+    // Bounded by time, not a count: under load each read takes longer and most land mid-swap (404).
+    const deadline = Date.now() + RACE_MS;
+    for (let i = 0; i < 1000 && (i < 120 || texts.length < 5) && (i < 120 || Date.now() < deadline); i += 1) {
       const response = await get("res-attack", ["references", "sub", "secret.txt"]);
       if (response.status === 200) texts.push(await response.text());
       else expect(response.status).toBe(404);
