@@ -13,10 +13,11 @@ import type { ChildLauncher, LaunchRequest, SpawnedChild } from "./process-types
  * - it forwards at most `forwardBytes` of each stream (the worker's limits) plus the chunk that crosses
  *   them, then reads and drops the rest, so a child flooding a pipe never fills the channel; a `close`
  *   from the worker (the call is over) closes both pipes (a writer left behind gets EPIPE);
- * - the child's extra descriptors are the worker's own, reopened through /proc/<worker>/fd/N with
- *   O_PATH: a magic link names the very file the worker opened and checked, never a path resolved
- *   again (DESIGN.md "Workers and the sandbox": bound by descriptor); they are closed once the child
- *   holds its copies;
+ * - the child's extra descriptors are the worker's own, reopened through /proc/<worker>/fd/N as they
+ *   were opened (O_PATH, or read-only: the empty data bwrap copies over a hidden file must be read, and
+ *   an O_PATH descriptor cannot be): a magic link names the very file the worker opened and checked,
+ *   never a path resolved again (DESIGN.md "Workers and the sandbox": bound by descriptor); they are
+ *   closed once the child holds its copies;
  * - descriptors it inherited without close-on-exec are closed at its start (none should be: the worker
  *   closed its own, and Node passes only stdio and the channel, which it marks close-on-exec);
  * - SIGTERM, SIGINT and SIGHUP are ignored (a signal to the worker's process group must not orphan the
@@ -31,6 +32,13 @@ const fs = require("node:fs");
 const O_PATH = 0o10000000, O_CLOEXEC = 0o2000000;
 const worker = process.ppid;
 process.title = "skill-worker-launcher";
+// How to reopen the worker's descriptor fd: O_PATH when the worker opened it so (its flags in
+// /proc/<worker>/fdinfo, octal), read-only otherwise.
+function reopenFlags(fd) {
+  const info = fs.readFileSync("/proc/" + worker + "/fdinfo/" + fd, "utf8");
+  const flags = /^flags:\s*([0-7]+)$/m.exec(info);
+  return flags && (parseInt(flags[1], 8) & O_PATH) === 0 ? fs.constants.O_RDONLY : O_PATH;
+}
 for (const name of fs.readdirSync("/proc/self/fd")) {
   const fd = Number(name);
   if (!(fd > 2)) continue;
@@ -80,7 +88,7 @@ process.on("message", (message) => {
   if (process.ppid !== worker) return send({ type: "failed", id, error: { message: "the worker that started the process launcher is gone" } });
   if (message.killOnLoss && (message.killOnLoss.unified || message.killOnLoss.freezer)) cgroups.add(message.killOnLoss);
   try {
-    for (const fd of message.extraFds) opened.push(fs.openSync("/proc/" + worker + "/fd/" + fd, O_PATH));
+    for (const fd of message.extraFds) opened.push(fs.openSync("/proc/" + worker + "/fd/" + fd, reopenFlags(fd)));
     child = spawn(message.command, message.args, { cwd: message.cwd, env: message.env, shell: false, detached: true, stdio: ["pipe", "pipe", "pipe", ...opened] });
   } catch (error) {
     closeOpened();
