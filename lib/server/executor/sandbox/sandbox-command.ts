@@ -112,6 +112,7 @@ export function assembleSandboxedCommand(host: SandboxHost, request: SandboxRequ
       devices: resolveDeclared("devices", declaration.devices, context),
       hidden: hidden.map((entry) => entry.real),
       hiddenFiles: hidden.filter((entry) => entry.file).map((entry) => entry.real),
+      canReach: host.dropsPrivileges ? (source, file) => searchableBy(host.uid, host.gid, source, file) : undefined,
       openEmpty: () => {
         const fd = nextFd();
         opened.push(openSync("/dev/null", "r"));
@@ -188,6 +189,30 @@ function checkRequestPaths(request: SandboxRequest): void {
   }
   for (const [what, value] of named.filter(([what]) => what !== "command" && what !== "cwd")) {
     if (value === "/") throw new Error(`sandbox ${what} may not be "/"`);
+  }
+}
+
+/**
+ * Whether `uid`:`gid` (no other groups: setpriv clears them) may search every folder from `source` down
+ * to `file`'s own, by their mode bits as on the host (inside the sandbox the bind shows them as they
+ * are). A folder that cannot be read counts as not searchable.
+ */
+function searchableBy(uid: number, gid: number, source: string, file: string): boolean {
+  if (uid === 0) return true;
+  let folder = source;
+  const below = path.relative(source, path.dirname(file));
+  const steps = below === "" ? [] : below.split(path.sep);
+  for (let index = 0; ; index++) {
+    let stat;
+    try {
+      stat = statSync(folder);
+    } catch {
+      return false;
+    }
+    const bit = stat.uid === uid ? 0o100 : stat.gid === gid ? 0o010 : 0o001;
+    if ((stat.mode & bit) === 0) return false;
+    if (index >= steps.length) return true;
+    folder = path.join(folder, steps[index]!);
   }
 }
 

@@ -26,6 +26,13 @@ export interface MountPlanInput {
    * over a hidden file, and returns its number as bwrap sees it. Required when `hiddenFiles` is not empty.
    */
   openEmpty?: () => number;
+  /**
+   * Whether the sandbox's user can reach `file` from the bind of `source` (search permission on every
+   * folder from `source` down to the file's own): bwrap cannot put an empty file over one it cannot
+   * reach ("Can't create file … Permission denied"), and need not, since the call cannot read it either.
+   * Absent: always.
+   */
+  canReach?: (source: string, file: string) => boolean;
   home: string;
   hostPids: boolean;
   /** The call's snapshot, as bwrap sees the descriptors (3, 4, …). */
@@ -71,7 +78,7 @@ export function planMountArgs(input: MountPlanInput): { args: string[]; masks: s
   const ops = [...system, ...declared];
   const files = new Set(input.hiddenFiles ?? []);
   const masks = maskTargets(ops, input.hidden.filter((entry) => !files.has(entry)));
-  const fileMasks = maskTargets(ops, [...files]).filter((target) => !masks.some((mask) => isPathWithin(target, mask)));
+  const fileMasks = maskTargets(ops, [...files], input.canReach).filter((target) => !masks.some((mask) => isPathWithin(target, mask)));
   const ordered: MountOp[] = [
     ...ops,
     ...masks.map((target) => ({ kind: "fresh", flag: "--tmpfs", target, rank: RANK.mask }) as const),
@@ -114,15 +121,16 @@ function systemOps(input: MountPlanInput): MountOp[] {
 /**
  * Where each hidden path shows inside the sandbox: below a host bind whose source contains it, at
  * the rebased place, unless a deeper (or later, same-path) mount covers that place. A mask inside
- * another mask is dropped: the outer one already hides it.
+ * another mask is dropped: the outer one already hides it. With `canReach` (files only), a place the
+ * sandbox's user cannot reach through that bind is left out.
  */
-function maskTargets(ops: readonly MountOp[], hidden: readonly string[]): string[] {
+function maskTargets(ops: readonly MountOp[], hidden: readonly string[], canReach?: (source: string, file: string) => boolean): string[] {
   const targets = new Set<string>();
   for (const hiddenPath of hidden) {
     for (const op of ops) {
       if (op.kind !== "bind" || !isPathWithin(hiddenPath, op.source)) continue;
       const target = rebasePath(hiddenPath, op.source, op.target);
-      if (coveringOp(ops, target) === op) targets.add(target);
+      if (coveringOp(ops, target) === op && (!canReach || canReach(op.source, hiddenPath))) targets.add(target);
     }
   }
   const all = [...targets];
