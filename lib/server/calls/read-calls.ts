@@ -96,10 +96,16 @@ export async function getCallWithEvents(id: string, query: CallEventsQuery = {})
   }
   if (query.events === "none") return withFields(call, { eventCount, events: pagedList<CallEvent>([], async () => []) });
   let left = limit === undefined ? Infinity : Math.min(limit, MAX_EVENT_PAGE);
+  // A page shorter than asked was the last: the answer, streamed once its headers are sent, then asks
+  // the database nothing more (a query failing mid-body — PostgreSQL restarting — cut the answer of
+  // every short timeline, status 200 already sent).
+  let exhausted = false;
   const readPage = async (after: number): Promise<CallEvent[]> => {
-    if (left <= 0) return [];
-    const page = await selectEvents(id, after, Math.min(left, EVENT_READ_ROWS), upToSeq);
+    if (left <= 0 || exhausted) return [];
+    const wanted = Math.min(left, EVENT_READ_ROWS);
+    const page = await selectEvents(id, after, wanted, upToSeq);
     left -= page.length;
+    if (page.length < wanted) exhausted = true;
     return page;
   };
   const first = await readPage(afterSeq);
