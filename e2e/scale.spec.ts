@@ -74,9 +74,15 @@ test("the call page stays fluid with a 200,000-line timeline", async ({ page, re
   // The page must not load the timeline twice: the stream resumes after the last line of the call query.
   const storedSeqs: number[] = [];
   const resumedAfter: number[] = [];
+  // A reconnect (the server cuts a stream whose reader fell 8 MiB behind) resumes after the last line
+  // the browser got, which it sends as Last-Event-ID: never a download from the start again.
+  const reconnectedAfter: number[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (url.pathname === `/api/v1/calls/${call.id}/events`) resumedAfter.push(Number(url.searchParams.get("lastEventId") ?? 0));
+    if (url.pathname !== `/api/v1/calls/${call.id}/events`) return;
+    if (resumedAfter.length === 0) resumedAfter.push(Number(url.searchParams.get("lastEventId") ?? 0));
+    // allHeaders: the browser's network stack adds Last-Event-ID, which headers() leaves out.
+    else void request.allHeaders().then((headers) => reconnectedAfter.push(Number(headers["last-event-id"] ?? 0)));
   });
   page.on("response", async (response) => {
     if (new URL(response.url()).pathname === `/api/v1/calls/${call.id}` && response.request().method() === "GET") {
@@ -103,6 +109,7 @@ test("the call page stays fluid with a 200,000-line timeline", async ({ page, re
   expect(total).toBeGreaterThanOrEqual(200_005);
   expect(storedSeqs).toHaveLength(1);
   expect(resumedAfter).toEqual(storedSeqs);
+  for (const after of reconnectedAfter) expect(after).toBeGreaterThan(storedSeqs[0]!);
 
   const rowNodes = await page.getByTestId("timeline-row").count();
   const domNodes = await page.evaluate(() => document.querySelectorAll("*").length);
