@@ -167,8 +167,9 @@ export class Worker {
         const idle = this.occupied === 0;
         const started = answer.calls.map((assignment) => this.startCall(assignment));
         // With nothing else running, the next poll waits until the new calls' processes are in their
-        // cgroups (at most JOIN_WAIT_MS): the console answering it kept the other CPU busy, and each
+        // cgroups (at most JOIN_WAIT_MS): the console answering it kept the other CPU busy, and a v2
         // cgroup join waited for an RCU grace period meanwhile (issue 9 point 6; CallCgroup.joined).
+        // Where calls join only v1 hierarchies (by thread, no grace period), `joined` resolves at once.
         // Capped here too: a call refused before its spawn resolves `joined` only once its end is reported.
         if (idle && started.length > 0) await Promise.race([Promise.all(started.map((running) => running.joined)), delay(JOIN_WAIT_MS)]);
       } catch (error) {

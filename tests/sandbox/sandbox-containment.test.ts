@@ -16,19 +16,27 @@ import {
   waitUntil,
 } from "./sandbox-fixtures";
 
-let host: SandboxHost;
 const dirs: string[] = [];
 const markers: string[] = [];
 
-beforeAll(async () => {
-  host = await detectTestHost();
-  expect(host.kill).toBe("cgroup-v2");
-});
 afterEach(async () => {
   await removeLeftCgroups();
   // Safety net only: each test asserts its processes are gone; this keeps a failure from leaking sleeps.
   for (const marker of markers.splice(0)) for (const pid of await processesWith(marker)) process.kill(pid, "SIGKILL");
   removeTempDirs(dirs);
+});
+
+// Both ways this machine can kill a call: the v1 freezer (what a worker chooses here: every limit is
+// a v1 one, and a v1 join takes no global lock) and cgroup.kill (what it chooses where a limit is v2).
+describe.each([
+  { kill: "cgroup-v1-freezer" as const, preferKill: undefined },
+  { kill: "cgroup-v2" as const, preferKill: "cgroup-v2" as const },
+])("killed by $kill", ({ kill, preferKill }) => {
+let host: SandboxHost;
+
+beforeAll(async () => {
+  host = await detectTestHost(undefined, preferKill);
+  expect(host.kill).toBe(kill);
 });
 afterAll(async () => {
   await releaseCgroupRun(host);
@@ -134,7 +142,7 @@ describe("sandbox containment: what the cgroup is for", () => {
     const marker = `sleep 1000.${uniqueMarker()}`;
     markers.push(marker);
     const fixture = makeConsoleFixture(dirs);
-    let members: { memory: string; unified: string; direct: number } | null = null;
+    let members: { memory: string; killer: string; direct: number } | null = null;
     const run = await runSandboxed({
       host,
       request: {
@@ -150,20 +158,20 @@ describe("sandbox containment: what the cgroup is for", () => {
       onLine: (line, running, cgroup: CallCgroup) => {
         if (line !== "ready") return;
         const read = (dir: string | null) => readFileSync(path.join(dir ?? "/nonexistent", "cgroup.procs"), "utf8");
-        members = { memory: read(cgroup.dirs.memory), unified: read(cgroup.dirs.unified), direct: running.pid ?? -1 };
+        members = { memory: read(cgroup.dirs.memory), killer: read(kill === "cgroup-v2" ? cgroup.dirs.unified : cgroup.dirs.freezer), direct: running.pid ?? -1 };
         running.cancel();
       },
     });
     expect(run.outcome.end).toBe("cancelled");
     expect(members).not.toBeNull();
-    const { memory, unified, direct } = members as unknown as { memory: string; unified: string; direct: number };
+    const { memory, killer, direct } = members as unknown as { memory: string; killer: string; direct: number };
     const sleeper = (await processesWith(marker)).length;
     expect(sleeper).toBe(0);
     const memoryPids = memory.trim().split("\n").map(Number);
     // The outer bwrap (the spawned child after sh → setpriv → bwrap exec), its reaper, the skill's sh and the sleep.
     expect(memoryPids).toContain(direct);
     expect(memoryPids.length).toBe(4);
-    expect(unified.trim().split("\n").map(Number).sort()).toEqual([...memoryPids].sort());
+    expect(killer.trim().split("\n").map(Number).sort()).toEqual([...memoryPids].sort());
   });
 
   it("terminate() gives the skill its SIGTERM grace: bwrap is spared the TERM that would make it SIGKILL the skill", async () => {
@@ -192,16 +200,46 @@ describe("sandbox containment: what the cgroup is for", () => {
     }
   });
 
-  it("joined() resolves when the wrapped process is in every cgroup, the v2 one joined last, without polling", async () => {
+  it("the wrapped command joins each v1 hierarchy by thread (tasks, 0) and the v2 one by cgroup.procs, and gets exactly its environment", async () => {
+    const cgroup = await CallCgroup.create(host, `wrap-${process.pid}`, DEFAULT_LIMITS);
+    const { spawn } = await import("node:child_process");
+    try {
+      const wrapped = cgroup.wrapCommand({ command: "/bin/sh", args: ["-c", 'cat /proc/self/cgroup; echo ---; env | grep -v "^PWD=" | sort; echo ---; sleep 5 & echo "$!"; wait'] });
+      const v1 = [cgroup.dirs.memory, cgroup.dirs.pids, cgroup.dirs.freezer].filter((dir): dir is string => dir !== null);
+      const files = wrapped.args.slice(3, wrapped.args.indexOf("--"));
+      expect(files).toEqual([...v1.map((dir) => path.join(dir, "tasks")), ...(kill === "cgroup-v2" ? [path.join(cgroup.dirs.unified!, "cgroup.procs")] : [])]);
+      // `f` and `id` are names a join script could have set: the command must see the values given.
+      const child = spawn(wrapped.command, wrapped.args, { stdio: ["ignore", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin", f: "given", id: "given" } as unknown as NodeJS.ProcessEnv });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      await waitUntil(async () => /---\n[\s\S]*---\n\d+\n$/.test(out), "the child's report", 5000);
+      const [memberships, environment, sleeper] = out.split("---\n");
+      expect(environment).toBe("PATH=/usr/bin:/bin\nf=given\nid=given\n");
+      const suffix = `/${host.cgroups.name}/${host.cgroups.run}/wrap-${process.pid}`;
+      const lines = memberships!.trim().split("\n");
+      for (const controller of ["memory", "pids", "freezer"].filter((name) => cgroup.dirs[name as "memory" | "pids" | "freezer"] !== null)) {
+        expect(lines.find((line) => line.split(":")[1]!.split(",").includes(controller))).toMatch(new RegExp(`${suffix}$`));
+      }
+      expect(lines.find((line) => line.startsWith("0::"))!.endsWith(suffix)).toBe(kill === "cgroup-v2");
+      // A process the skill forks is in the same cgroups (the whole process moved, not just a thread of it).
+      const forked = Number(sleeper!.trim());
+      for (const dir of v1) expect(readFileSync(path.join(dir, "cgroup.procs"), "utf8").trim().split("\n").map(Number)).toEqual(expect.arrayContaining([child.pid, forked]));
+      child.kill("SIGKILL");
+      process.kill(forked, "SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    } finally {
+      await cgroup.remove();
+    }
+  });
+
+  it.runIf(kill === "cgroup-v2")("joined() resolves when the wrapped process is in every cgroup, the v2 one joined last, without polling", async () => {
     const cgroup = await CallCgroup.create(host, `joined-${process.pid}`, DEFAULT_LIMITS);
     const { spawn } = await import("node:child_process");
     try {
       const wrapped = cgroup.wrapCommand({ command: "/bin/sleep", args: ["5"] });
-      if (cgroup.dirs.unified !== null) {
-        // The script joins the v1 cgroups first and the v2 one last: populated there means all are joined.
-        const procs = wrapped.args.filter((arg) => arg.endsWith("/cgroup.procs"));
-        expect(procs.at(-1)).toBe(path.join(cgroup.dirs.unified, "cgroup.procs"));
-      }
+      // The script joins the v1 cgroups first and the v2 one last: populated there means all are joined.
+      const files = wrapped.args.slice(3, wrapped.args.indexOf("--"));
+      expect(files.at(-1)).toBe(path.join(cgroup.dirs.unified!, "cgroup.procs"));
       let joined = false;
       const waiting = cgroup.joined(5_000).then(() => (joined = true));
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -230,4 +268,5 @@ describe("sandbox containment: what the cgroup is for", () => {
     }
     await expect(CallCgroup.create(host, "../escape", DEFAULT_LIMITS)).rejects.toThrow("callId must be 1-128 letters, digits, _ or -");
   });
+});
 });

@@ -26,9 +26,12 @@ export const HOME = "/home/skill";
 // Whatever started vitest may have left descriptors open without close-on-exec; a worker closes them at start too.
 closeInheritableFds();
 
-/** Detects the real host as a root worker with SKILL_SANDBOX=bwrap and uid 65534 would. */
-export function detectTestHost(limits: SandboxLimits = DEFAULT_LIMITS): Promise<SandboxHost> {
-  return detectSandboxHost({ mode: "bwrap", uid: 65534, limits, cgroupName: TEST_CGROUP_NAME });
+/**
+ * Detects the real host as a root worker with SKILL_SANDBOX=bwrap and uid 65534 would; `preferKill`
+ * "cgroup-v2" kills by cgroup.kill where the worker would use the v1 freezer (SandboxHostOptions).
+ */
+export function detectTestHost(limits: SandboxLimits = DEFAULT_LIMITS, preferKill?: "cgroup-v2"): Promise<SandboxHost> {
+  return detectSandboxHost({ mode: "bwrap", uid: 65534, limits, cgroupName: TEST_CGROUP_NAME, ...(preferKill ? { preferKill } : {}) });
 }
 
 /**

@@ -19,8 +19,15 @@ afterEach(async () => {
   removeTempDirs(dirs);
 });
 
-async function detect(mode: SandboxMode, extra: { uid?: number; bwrapCandidates?: string[] } = {}): Promise<SandboxHost> {
-  const host = await detectSandboxHost({ mode, uid: extra.uid ?? 65534, limits: DEFAULT_LIMITS, cgroupName: TEST_CGROUP_NAME, ...(extra.bwrapCandidates ? { bwrapCandidates: extra.bwrapCandidates } : {}) });
+async function detect(mode: SandboxMode, extra: { uid?: number; bwrapCandidates?: string[]; preferKill?: "cgroup-v2" } = {}): Promise<SandboxHost> {
+  const host = await detectSandboxHost({
+    mode,
+    uid: extra.uid ?? 65534,
+    limits: DEFAULT_LIMITS,
+    cgroupName: TEST_CGROUP_NAME,
+    ...(extra.bwrapCandidates ? { bwrapCandidates: extra.bwrapCandidates } : {}),
+    ...(extra.preferKill ? { preferKill: extra.preferKill } : {}),
+  });
   hosts.push(host);
   return host;
 }
@@ -31,7 +38,11 @@ function ownMemoryCgroup(): string {
   return path.join("/sys/fs/cgroup/memory", line?.split(":")[2] ?? "missing");
 }
 
-/** What this machine offers (Debian 12, root, bubblewrap 0.8, hybrid cgroups: v1 memory/pids/cpu, v2 with cgroup.kill). */
+/**
+ * What this machine offers (Debian 12, root, bubblewrap 0.8, hybrid cgroups: v1 memory/pids/cpu/freezer,
+ * v2 with cgroup.kill but no controller): every limit is a v1 one, so calls are killed by the v1
+ * freezer and join no v2 cgroup (a v2 join waits for an RCU grace period; detectLimits).
+ */
 function expectedHost(requested: SandboxMode): Omit<SandboxHost, "cgroups"> {
   return {
     requested,
@@ -42,7 +53,7 @@ function expectedHost(requested: SandboxMode): Omit<SandboxHost, "cgroups"> {
     gid: 65534,
     dropsPrivileges: true,
     limits: { memory: { by: "cgroup-v1", value: 1024 }, pids: { by: "cgroup-v1", value: 256 }, cpu: { by: "none", value: null } },
-    kill: "cgroup-v2",
+    kill: "cgroup-v1-freezer",
     tools: { setpriv: "/usr/bin/setpriv", prlimit: "/usr/bin/prlimit" },
   };
 }
@@ -50,18 +61,25 @@ function expectedHost(requested: SandboxMode): Omit<SandboxHost, "cgroups"> {
 const request = { command: "/bin/true", args: [], cwd: "/", env: {}, binds: [], declaration: declare(), hiddenPaths: [], home: HOME, allowedRoots: null };
 
 describe("detectSandboxHost", () => {
-  it.each(["auto", "bwrap"] as const)("%s on this machine: bwrap as uid 65534, v1 memory and pids limits, kill by cgroup.kill", async (mode) => {
+  it.each(["auto", "bwrap"] as const)("%s on this machine: bwrap as uid 65534, v1 memory and pids limits, kill by the v1 freezer", async (mode) => {
     const host = await detect(mode);
     const { cgroups, ...rest } = host;
     expect(rest).toEqual(expectedHost(mode));
     expect(cgroups).toEqual({
       name: TEST_CGROUP_NAME,
       run: expect.stringMatching(new RegExp(`^run-${process.pid}-\\d+$`)),
-      own: { unified: "/sys/fs/cgroup/unified", memory: ownMemoryCgroup(), pids: "/sys/fs/cgroup/pids", cpu: null, freezer: null },
+      own: { unified: null, memory: ownMemoryCgroup(), pids: "/sys/fs/cgroup/pids", cpu: null, freezer: "/sys/fs/cgroup/freezer" },
     });
     expect(sandboxUnusableReason(host)).toBeNull();
     // The probes removed what they made: calls create their folders on demand.
     for (const root of Object.values(cgroups.own)) if (root !== null) expect(existsSync(path.join(root, TEST_CGROUP_NAME, cgroups.run))).toBe(false);
+  });
+
+  it("preferKill cgroup-v2: calls join the v2 cgroup too and are killed by cgroup.kill, not the freezer", async () => {
+    const host = await detect("bwrap", { preferKill: "cgroup-v2" });
+    expect(host.kill).toBe("cgroup-v2");
+    expect(host.limits).toEqual(expectedHost("bwrap").limits);
+    expect(host.cgroups.own).toEqual({ unified: "/sys/fs/cgroup/unified", memory: ownMemoryCgroup(), pids: "/sys/fs/cgroup/pids", cpu: null, freezer: null });
   });
 
   it("a cpu limit is enforced through the v1 cpu controller", async () => {
@@ -82,7 +100,7 @@ describe("detectSandboxHost", () => {
       gid: 0,
       dropsPrivileges: false,
       limits: { memory: { by: "cgroup-v1", value: 1024 }, pids: { by: "cgroup-v1", value: 256 }, cpu: { by: "none", value: null } },
-      kill: "cgroup-v2",
+      kill: "cgroup-v1-freezer",
     });
     expect(sandboxUnusableReason(host)).toBeNull();
     expect(buildSandboxedCommand(host, { ...request, env: { A: "1" } })).toEqual({ command: "/bin/true", args: [], env: { A: "1" }, extraFds: [], openedFds: [] });
@@ -105,7 +123,7 @@ describe("detectSandboxHost", () => {
       bwrapPath: null,
       uid: 0,
       dropsPrivileges: false,
-      kill: "cgroup-v2",
+      kill: "cgroup-v1-freezer",
       warning: "SKILL_SANDBOX=auto: bubblewrap is not installed (no bwrap at /nonexistent/bwrap); install the Debian package bubblewrap; calls run unsandboxed as root",
     });
     expect(sandboxUnusableReason(host)).toBeNull();

@@ -15,18 +15,28 @@ export { releaseCgroupRun, sweepStaleCgroups } from "./cgroup-sweep";
 const REMOVE_WAIT_MS = 2_000;
 
 /**
- * Joins the cgroups named by its arguments before anything else runs: `sh -c JOIN sh <procs files…> -- <command…>`.
- * It writes its own pid to each file and then execs the command, so the command — setpriv, bwrap and
- * every descendant — is accounted and killable from its first instruction. A failed join ends the
- * call with 125 instead of running it uncontained. dash exports PWD to whatever it execs even when
- * its environment had none, and bwrap's PID 1 would keep it: it is unset so the command gets exactly
- * the caller's environment (one that itself held PWD loses it).
+ * Joins the cgroups named by its arguments before anything else runs: `sh -c JOIN sh <files…> -- <command…>`.
+ * Each file is a v1 hierarchy's `tasks`, which gets `0` (the current thread: the shell, which has no
+ * other), or a v2 cgroup's `cgroup.procs`, which gets the shell's pid; then it execs the command, so
+ * the command — setpriv, bwrap and every descendant — is accounted and killable from its first
+ * instruction. A failed join ends the call with 125 instead of running it uncontained. Only positional
+ * parameters are used: a variable the script set would reach the command should the caller's
+ * environment export one of that name. dash exports PWD to whatever it execs even when its
+ * environment had none, and bwrap's PID 1 would keep it: it is unset so the command gets exactly the
+ * caller's environment (one that itself held PWD loses it).
+ *
+ * Why `tasks` with 0 for v1: the kernel moves the current thread without cgroup_threadgroup_rwsem,
+ * whereas a pid written to cgroup.procs (or tasks) takes it for writing and, without favordynmods,
+ * waits for an RCU grace period (8–15 ms on this host, measured with a call every 30 ms: the join
+ * was the only slow system call of a spawn).
  */
 const JOIN_SCRIPT = [
   "unset PWD",
-  "for f do",
-  '  [ "$f" = -- ] && break',
-  '  echo "$$" > "$f" || { echo "sandbox: cannot join the call\'s cgroup $f" >&2; exit 125; }',
+  'while [ "$1" != -- ]; do',
+  '  case "$1" in',
+  '    */tasks) echo 0 > "$1" ;;',
+  '    *) echo "$$" > "$1" ;;',
+  "  esac || { echo \"sandbox: cannot join the call's cgroup $1\" >&2; exit 125; }",
   "  shift",
   "done",
   "shift",
@@ -116,17 +126,17 @@ export class CallCgroup {
 
   /**
    * `command` prefixed so that it joins the call's cgroups before it execs anything (JOIN_SCRIPT, with
-   * /bin/sh of the host), and, where a limit falls back to rlimits, runs under `prlimit --as=<bytes>
+   * /bin/sh of the host: v1 ones by thread through `tasks`, the v2 one last through cgroup.procs), and, where a limit falls back to rlimits, runs under `prlimit --as=<bytes>
    * --nproc=<n>` (RLIMIT_NPROC counts every process of the sandbox uid, not only this call's). With
    * neither, `command` as it is. The environment of the result is the caller's: the wrapper adds none.
    */
   wrapCommand(command: CommandLine): CommandLine {
     const inner = [...this.rlimitPrefix(), command.command, ...command.args];
     // The v2 cgroup last: its `populated 1` then says every join is done (joined()).
-    const ordered = [...callDirList(this.dirs).filter((dir) => dir !== this.dirs.unified), ...(this.dirs.unified !== null ? [this.dirs.unified] : [])];
-    const procsFiles = ordered.map((dir) => path.join(dir, "cgroup.procs"));
-    if (procsFiles.length === 0) return { command: inner[0] ?? command.command, args: inner.slice(1) };
-    return { command: "/bin/sh", args: ["-c", JOIN_SCRIPT, "sh", ...procsFiles, "--", ...inner] };
+    const v1 = callDirList(this.dirs).filter((dir) => dir !== this.dirs.unified);
+    const files = [...v1.map((dir) => path.join(dir, "tasks")), ...(this.dirs.unified !== null ? [path.join(this.dirs.unified, "cgroup.procs")] : [])];
+    if (files.length === 0) return { command: inner[0] ?? command.command, args: inner.slice(1) };
+    return { command: "/bin/sh", args: ["-c", JOIN_SCRIPT, "sh", ...files, "--", ...inner] };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { GROUP_POLL_MS, KILL_WAIT_MS } from "../process-group";
+import { GROUP_POLL_MS, KILL_WAIT_MS, groupPollDelay } from "../process-group";
 import { CGROUP_POLL_MS, hasControl, listLiveCgroupPids, readControl, writeControl } from "./cgroup-fs";
 
 /** The directories of one call's cgroups, per hierarchy; null where the call has none. */
@@ -62,8 +62,8 @@ export async function emptyCallCgroups(dirs: CallCgroupDirs, graceMs: number, sp
   if (liveMembers(dirs).length === 0) return [];
   await signalMembers(dirs, ["SIGTERM", "SIGCONT"], spareFromTerm);
   const graceEnd = Date.now() + graceMs;
-  while (Date.now() < graceEnd) {
-    await delay(Math.min(GROUP_POLL_MS, Math.max(1, graceEnd - Date.now())));
+  for (let attempt = 0; Date.now() < graceEnd; attempt++) {
+    await delay(Math.min(groupPollDelay(attempt), Math.max(1, graceEnd - Date.now())));
     if (liveMembers(dirs).length === 0) return [];
   }
   return killUntilEmpty(dirs, KILL_WAIT_MS);
@@ -105,9 +105,10 @@ async function freeze(dirs: CallCgroupDirs): Promise<() => void> {
   return () => undefined;
 }
 
+/** Polls `check` after 1, 2, 4, 8, then every CGROUP_POLL_MS ms, for at most FREEZE_WAIT_MS (a freeze most often settles within a millisecond). */
 async function waitFor(check: () => boolean): Promise<void> {
   const end = Date.now() + FREEZE_WAIT_MS;
-  while (!check() && Date.now() < end) await delay(CGROUP_POLL_MS);
+  for (let attempt = 0; !check() && Date.now() < end; attempt++) await delay(Math.min(CGROUP_POLL_MS, 2 ** attempt));
 }
 
 function tryWrite(dir: string, file: string, value: string): boolean {

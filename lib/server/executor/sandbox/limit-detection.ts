@@ -27,6 +27,8 @@ export interface LimitDetectionInput {
   prlimit: string | null;
   /** The uid calls run as: RLIMIT_NPROC does not bind root, and it counts per uid. */
   callUid: number;
+  /** Kill by a v2 cgroup's cgroup.kill even where the v1 freezer would spare calls the v2 join (SandboxHostOptions.preferKill). */
+  preferV2Kill?: boolean;
 }
 
 type Attempt = { ok: true } | { ok: false; reason: string };
@@ -38,8 +40,15 @@ type Attempt = { ok: true } | { ok: false; reason: string };
  * Per limit: v2 (the controller is offered and can be enabled for our subtree) → v1 (a writable
  * directory under our own v1 cgroup) → rlimit through prlimit (memory as RLIMIT_AS; pids as
  * RLIMIT_NPROC, only when calls do not run as root) → none; cpu has no rlimit form and is "none"
- * when unset. Kill: a v2 cgroup with cgroup.kill → the v1 freezer → null. Never throws; what fails
- * is a note.
+ * when unset. Kill: where no limit needs a v2 cgroup, the v1 freezer → a v2 cgroup with cgroup.kill
+ * → null; where one does (or `preferV2Kill`), the v2 cgroup first. Never throws; what fails is a note.
+ *
+ * Why the freezer first: a call joins a v1 hierarchy by thread (`tasks`, pid 0: the kernel takes no
+ * global lock for the current thread), but a v2 cgroup only as a whole process (`cgroup.procs`),
+ * which takes cgroup_threadgroup_rwsem for writing and, unless cgroup2 is mounted with favordynmods,
+ * waits for an RCU grace period: 8–15 ms per call on this 250 Hz host when the previous call was
+ * more than a grace period ago (measured, issue 9 point 6). Both kill every process of a call,
+ * including one that left its process group; the freezer freezes it first so nothing forks meanwhile.
  */
 export function detectLimits(input: LimitDetectionInput): LimitDetection {
   const own = readOwnCgroups();
@@ -83,11 +92,17 @@ export function detectLimits(input: LimitDetectionInput): LimitDetection {
         );
   if (cpu !== null && cpuEnforcement.by === "none") notes.push(`cpu limit not enforced (${cpuEnforcement.why})`);
 
-  const v2Kill = probe(own.unified, null, (dir) => requireControl(dir, "cgroup.kill"));
-  const freezer = v2Kill.ok ? v2Kill : probe(own.freezer, null, (dir) => requireControl(dir, "freezer.state"));
-  const kill = v2Kill.ok ? "cgroup-v2" : freezer.ok ? "cgroup-v1-freezer" : null;
+  const limitsNeedV2 = [memory, pidsEnforcement, cpuEnforcement].some((entry) => entry.by === "cgroup-v2");
+  const v2Kill = () => probe(own.unified, null, (dir) => requireControl(dir, "cgroup.kill")).ok;
+  const freezer = () => probe(own.freezer, null, (dir) => requireControl(dir, "freezer.state")).ok;
+  const order: Array<[NonNullable<LimitDetection["kill"]>, () => boolean]> = [
+    ["cgroup-v2", v2Kill],
+    ["cgroup-v1-freezer", freezer],
+  ];
+  if (!limitsNeedV2 && !input.preferV2Kill) order.reverse();
+  const kill = order.find(([, works]) => works())?.[0] ?? null;
   const limits = { memory: strip(memory), pids: strip(pidsEnforcement), cpu: strip(cpuEnforcement) };
-  const usesV2 = kill === "cgroup-v2" || [memory, pidsEnforcement, cpuEnforcement].some((entry) => entry.by === "cgroup-v2");
+  const usesV2 = kill === "cgroup-v2" || limitsNeedV2;
   return {
     limits,
     kill,

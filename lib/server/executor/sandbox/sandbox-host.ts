@@ -20,6 +20,12 @@ export interface SandboxHostOptions {
   cgroupName: string;
   /** Where to look for bwrap, in order; default /usr/bin/bwrap, /bin/bwrap. */
   bwrapCandidates?: readonly string[];
+  /**
+   * "cgroup-v2": kill calls by cgroup.kill wherever a v2 cgroup can, even where every limit is a v1
+   * one and the v1 freezer would spare each call the v2 join's RCU grace period (detectLimits). The
+   * tests use it so that both ways of killing are run on a hybrid host.
+   */
+  preferKill?: "cgroup-v2";
 }
 
 /**
@@ -117,7 +123,7 @@ async function chooseSandbox(base: SandboxHost, options: SandboxHostOptions, wor
 
 /** Adds limits, kill and cgroup placement to `host`, dropping every cgroup mechanism a real spawn could not join. */
 async function withLimits(host: SandboxHost, options: SandboxHostOptions): Promise<{ host: SandboxHost; notes: string[] }> {
-  const input = { limits: options.limits, cgroupName: options.cgroupName, run: host.cgroups.run, prlimit: host.tools.prlimit, callUid: host.uid };
+  const input = { limits: options.limits, cgroupName: options.cgroupName, run: host.cgroups.run, prlimit: host.tools.prlimit, callUid: host.uid, preferV2Kill: options.preferKill === "cgroup-v2" };
   const detection = detectLimits(input);
   const fallbackKill = host.mode === "bwrap" ? "pid-namespace" : "process-group";
   let limited: SandboxHost = { ...host, limits: detection.limits, kill: detection.kill ?? fallbackKill, cgroups: { ...host.cgroups, own: detection.own } };
