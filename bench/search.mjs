@@ -73,12 +73,14 @@ export async function benchSearch({ server, generated, requests, warmup }) {
   const searches = [];
   const bares = [];
   const byQuery = new Map();
+  const timesOf = new Map();
   let empty = 0;
   const cpu0 = readCpu(server.pid).selfMs;
   for (let i = 0; i < requests; i++) {
     const query = queries[i % queries.length];
     const answer = await search(server, query);
     searches.push(answer.ms);
+    timesOf.set(query, [...(timesOf.get(query) ?? []), answer.ms]);
     if (answer.json.result.matches.length === 0) empty++;
     if (!byQuery.has(query)) byQuery.set(query, answer.json.result.matches[0]?.name ?? "(none)");
     bares.push((await bare(server)).ms);
@@ -110,6 +112,12 @@ export async function benchSearch({ server, generated, requests, warmup }) {
   const notes = [
     `search: ${requests} searches over ${queries.length} queries in rotation, each followed by a bare request, after ${warmup} warm-up pairs; the console's CPU per search + bare pair ${cpuPerPair.toFixed(1)} ms; ${empty} answers had no match (the nonsense query); exact-name queries ranked first ${exactHits} of ${exact.length}`,
     `search: the first search after start-up (index build) took ${first.ms.toFixed(0)} ms; the console's native scan of ${generated.length} SKILL.md took ${report?.durationMs ?? "?"} ms (registered ${report?.count ?? "?"})`,
+    `search: slowest queries (p50 over their ${Math.floor(requests / queries.length)}+ runs): ${[...timesOf]
+      .map(([query, times]) => [query, p(times, 50)])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([query, ms]) => `${JSON.stringify(query)} ${ms.toFixed(1)} ms`)
+      .join("; ")}`,
     `search: top match per query: ${[...byQuery].slice(0, 8).map(([query, name]) => `${JSON.stringify(query)} → ${name}`).join("; ")}`,
     `search relevance: judged queries whose right skill did not rank first: ${judgement.misses.map((miss) => `${JSON.stringify(miss.query)} → ${miss.first} (${miss.skill} at ${miss.rank || ">50"})`).join("; ") || "none"}`,
   ];

@@ -26,8 +26,8 @@ describe("search terms", () => {
     expect(stemWord(word)).toBe(stem);
   });
 
-  test("indexTerms keeps the whole name as one more term", () => {
-    expect(indexTerms("listening_ports", "name")).toEqual(["listening_ports", "listening", "port"]);
+  test("indexTerms keeps the whole name as one more term, marked so that no word prefix-matches it", () => {
+    expect(indexTerms("listening_ports", "name")).toEqual(["=listening_ports", "listening", "port"]);
     expect(indexTerms("health", "name")).toEqual(["health"]);
     expect(indexTerms("Check the health of services", "description")).toEqual(["check", "health", "service"]);
   });
@@ -42,9 +42,9 @@ describe("search terms", () => {
 
   test("compoundNames and canonicalName", () => {
     expect(compoundNames('run "disk_usage" or deploy-service, diskUsage now')).toEqual([
-      "disk_usage",
-      "deploy-service",
-      "diskusage",
+      "=disk_usage",
+      "=deploy-service",
+      "=diskusage",
     ]);
     expect(canonicalName("Deploy_Service")).toBe(canonicalName("deployService"));
   });

@@ -59,20 +59,22 @@ describe("searchSkills ranking on the fixture set", () => {
         name: "deployment-status",
         category: "devops",
         description: "Show the status and history of recent deployments.",
-        confidence: 0.69,
+        // "deploy" is a prefix of "deployment" in the name (0.85), at about half the best score; the
+        // name's whole-name term "=deployment-status" is not prefix-matched as well.
+        confidence: 0.64,
         available: true,
       },
       {
         name: "health-check",
         category: "system",
         description: skills[3]!.description,
-        confidence: 0.49,
+        confidence: 0.5,
         available: true,
       },
     ]);
     expect(searchSkills("kill process", skills).map((m) => [m.name, m.confidence])).toEqual([
       ["kill_process", 1],
-      ["process_list", 0.33],
+      ["process_list", 0.31],
     ]);
   });
 });
@@ -270,9 +272,27 @@ describe("searchSkills over a large registry with a word every skill holds", () 
     expect(matches.map((match) => [match.name, match.confidence])).toEqual([
       // kafka, consumer, group in the name (1 each), lag in the description (0.9): (3 + 0.9) / 4.
       ["kafka-consumer-group", 0.98],
-      ["kafka-topics", 0.28],
+      ["kafka-topics", 0.27],
       // Found by the seed's substring floor only, "group" credited from its description (0.9 / 4 × 0.5).
       ["check-host-0", 0.11],
     ]);
+  });
+});
+
+describe("searchSkills index terms", () => {
+  test("a query word matches a compound name's words, never the whole-name term by prefix or typo", () => {
+    const pair: SearchableSkill[] = [
+      { name: "deploy-kafka-topic", description: "Create a topic.", category: "data", kind: "native" },
+      { name: "deployer", description: "Ship a build.", category: "devops", kind: "native" },
+    ];
+    const index = skillIndexFor(pair);
+    const terms = index.miniSearch.search("deploy", { prefix: true, fuzzy: 2, processTerm: (term) => term }).map((result) => [result.id, result.terms]);
+    expect(terms).toEqual([
+      [0, ["deploy"]],
+      [1, ["deployer"]],
+    ]);
+    // Typed whole, the compound name still finds its skill first, exactly.
+    expect(searchSkills("deploy-kafka-topic", pair)[0]).toMatchObject({ name: "deploy-kafka-topic", confidence: 1 });
+    expect(index.miniSearch.search("=deploy-kafka-topic", { processTerm: (term) => term, tokenize: (text) => [text] }).map((result) => result.id)).toEqual([0]);
   });
 });

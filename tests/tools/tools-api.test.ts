@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { SKILL_TOOLS } from "@/lib/server/tools/skill-tools";
 import * as promptRoute from "@/app/api/v1/personas/[name]/prompt/route";
+import * as personaRoute from "@/app/api/v1/personas/[name]/route";
 import { invoke } from "../helpers/route-client";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
@@ -156,6 +157,20 @@ describe("POST /api/v1/tools/call: read tools", () => {
     expect(await search("narrow", "restart service")).toEqual([]);
     // An unavailable skill is still found (running it answers 409).
     expect(await search("ops", "host health")).toContain("health-check");
+  });
+
+  it("skill_search follows a persona's lists as soon as they change, on the same registry snapshot", async () => {
+    await createPersona("shifting", "read-only", { allow: ["disk_usage"] });
+    const search = async () =>
+      (await callToolExpecting<{ result: { matches: Array<{ name: string }> } }>(200, { name: "skill_search", arguments: { query: "disk", limit: 50 }, persona: "shifting" })).result.matches.map((match) => match.name);
+    expect(await search()).toEqual(["disk_usage"]);
+    const body = { name: "shifting", description: "", permission_mode: "read-only", skills: { allow: ["wipe_disk"], deny: [] } };
+    const updated = await invoke(personaRoute.PUT, "/api/v1/personas/shifting", { params: { name: "shifting" }, body, method: "PUT" });
+    expect(updated.status).toBe(200);
+    expect(await search()).toEqual(["wipe_disk"]);
+    // Another persona with the very lists of the first gets the same answer (the lists are what count).
+    await createPersona("shifting-twin", "read-only", { allow: ["disk_usage"] });
+    expect((await callToolExpecting<{ result: { matches: Array<{ name: string }> } }>(200, { name: "skill_search", arguments: { query: "disk", limit: 50 }, persona: "shifting-twin" })).result.matches.map((match) => match.name)).toEqual(["disk_usage"]);
   });
 
   it("skill_load returns level 2 of a native skill and the schema of a subprocess one", async () => {

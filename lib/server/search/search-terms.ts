@@ -58,9 +58,19 @@ export function stemWord(word: string): string {
 }
 
 /**
+ * What starts the whole-name term of a compound name (indexTerms, compoundNames): no word holds it
+ * (splitWords splits on it), so a query word never prefix- or fuzzy-matches a whole name. Unmarked,
+ * "deploy" prefix-matched "deploy-kafka-topic" and every other name that starts with it, hundreds in a
+ * large fleet, each a term of its own to score: half the time of such a search, for a name word that
+ * already matched exactly.
+ */
+export const WHOLE_NAME_MARK = "=";
+
+/**
  * The index terms of a skill's text field: its words, stopwords dropped, stemmed. For the `name` field
- * the whole folded name ("deploy-service", "disk_usage") is kept as one more term, so the name typed
- * as written matches exactly. Used as MiniSearch's `tokenize` at indexing time.
+ * of a compound name ("deploy-service", "disk_usage") the whole folded name, marked (WHOLE_NAME_MARK),
+ * is one more term, so the name typed as written matches exactly (compoundNames). Used as MiniSearch's
+ * `tokenize` at indexing time.
  */
 export function indexTerms(text: string, field: string): string[] {
   const terms = splitWords(text)
@@ -68,7 +78,7 @@ export function indexTerms(text: string, field: string): string[] {
     .map(stemWord);
   if (field === "name") {
     const whole = foldText(text.trim());
-    if (whole.length > 1 && !terms.includes(whole)) terms.unshift(whole);
+    if (whole.length > 1 && !terms.includes(whole)) terms.unshift(`${WHOLE_NAME_MARK}${whole}`);
   }
   return terms;
 }
@@ -95,14 +105,15 @@ export function queryWords(query: string): QueryWord[] {
 
 /**
  * The query's whitespace-separated tokens that are whole compound names ("disk_usage", "deploy-service",
- * "diskUsage"), folded; matched against the whole-name term `indexTerms` keeps for each skill name.
+ * "diskUsage"), as the whole-name terms `indexTerms` keeps for skill names: folded and marked
+ * (WHOLE_NAME_MARK), e.g. "=deploy-service".
  */
 export function compoundNames(query: string): string[] {
   return query
     .split(/\s+/)
     .map((token) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((token) => /[-_.]|\p{Ll}\p{Lu}/u.test(token) && splitWords(token).length > 1)
-    .map((token) => foldText(token));
+    .map((token) => `${WHOLE_NAME_MARK}${foldText(token)}`);
 }
 
 /**

@@ -74,8 +74,12 @@ export interface SkillIndex {
   byCanonicalName: Map<string, number[]>;
   /** Index term → how many skills hold it in any field. */
   docFreq: Map<string, number>;
-  /** Per skill, filled on first use: its index terms and the fields each is in (ownTerms). */
-  ownTerms: Array<Map<string, string[]> | undefined>;
+  /**
+   * For each common term (isCommonTerm: held by more than COMMON_TERM_SHARE of a registry of
+   * COMMON_TERMS_FROM skills or more), the skills that hold it and the best FIELD_WEIGHT of the fields
+   * it is in there: a search does not look such a word up, and credits it from here.
+   */
+  commonTermFields: Map<string, Map<number, number>>;
 }
 
 type MatchKind = "exact" | "prefix" | "fuzzy";
@@ -96,10 +100,16 @@ const FLOOR_KEYWORD_LENGTH = 3;
  * In a registry of at least COMMON_TERMS_FROM skills, a query term held by more than COMMON_TERM_SHARE
  * of them ("group" in every description of a generated fleet) is not looked up in the index: BM25 gives
  * it next to no weight, yet it made MiniSearch score and return every skill (a 10,000-skill search took
- * 20 ms). Such a word still counts for coverage, read from each candidate's own fields.
+ * 20 ms). Such a word still counts for coverage, read from where the index saw it (commonTermFields).
  */
 const COMMON_TERMS_FROM = 1000;
 const COMMON_TERM_SHARE = 0.2;
+
+/** Whether a term held by `docFreq` of `size` skills is a common one (not looked up; see COMMON_TERM_SHARE). */
+function isCommonTerm(docFreq: number, size: number): boolean {
+  return size >= COMMON_TERMS_FROM && docFreq > COMMON_TERM_SHARE * size;
+}
+
 const EXACT_NAME_CONFIDENCE = 1;
 const MIN_CONFIDENCE = 0.01;
 /**
@@ -114,6 +124,9 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
   // How many skills each index term occurs in (MiniSearch keeps it private): counted as it tokenises.
   const docFreq = new Map<string, number>();
   const lastSeenIn = new Map<string, number>();
+  // Where each term is: skill id and field weight, in pairs; kept afterwards for the common terms only.
+  const fieldsOf = new Map<string, number[]>();
+  const keepFields = skills.length >= COMMON_TERMS_FROM;
   let indexing = -1;
   const miniSearch = new MiniSearch<IndexedSkill>({
     fields: ["name", "description", "whenToUse", "category"],
@@ -124,7 +137,13 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
     },
     tokenize: (text, field) => {
       const terms = indexTerms(text, field ?? "");
+      const weight = FIELD_WEIGHT[field ?? ""] ?? 0;
       for (const term of terms) {
+        if (keepFields) {
+          const where = fieldsOf.get(term);
+          if (where) where.push(indexing, weight);
+          else fieldsOf.set(term, [indexing, weight]);
+        }
         if (lastSeenIn.get(term) === indexing) continue;
         lastSeenIn.set(term, indexing);
         docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
@@ -161,7 +180,14 @@ function buildIndex(skills: readonly SearchableSkill[]): SkillIndex {
     offset += haystack.length + 1;
   });
   const allHaystacks = haystacks.map((haystack) => `${haystack}\0`).join("");
-  return { miniSearch, haystacks, allHaystacks, haystackStarts, canonicalNames, byCanonicalName, docFreq, ownTerms: new Array(skills.length) };
+  const commonTermFields = new Map<string, Map<number, number>>();
+  for (const [term, pairs] of fieldsOf) {
+    if (!isCommonTerm(docFreq.get(term) ?? 0, skills.length)) continue;
+    const where = new Map<number, number>();
+    for (let i = 0; i < pairs.length; i += 2) where.set(pairs[i]!, Math.max(where.get(pairs[i]!) ?? 0, pairs[i + 1]!));
+    commonTermFields.set(term, where);
+  }
+  return { miniSearch, haystacks, allHaystacks, haystackStarts, canonicalNames, byCanonicalName, docFreq, commonTermFields };
 }
 
 /**
@@ -273,25 +299,6 @@ function skillsContaining(index: SkillIndex, keyword: string): Set<number> {
   return found;
 }
 
-/** A skill's index terms and the fields each is in (as buildIndex tokenises them), for the words a search did not look up. */
-function ownTerms(skill: SearchableSkill): Map<string, string[]> {
-  const own = new Map<string, string[]>();
-  const fields: Array<[string, string]> = [
-    ["name", skill.name],
-    ["description", skill.description],
-    ["whenToUse", skill.whenToUse ?? ""],
-    ["category", skill.category],
-  ];
-  for (const [field, text] of fields) {
-    for (const term of indexTerms(text, field)) {
-      const seen = own.get(term);
-      if (!seen) own.set(term, [field]);
-      else if (!seen.includes(field)) seen.push(field);
-    }
-  }
-  return own;
-}
-
 /** Coverage credit (0–1) of one query word in one skill: its best match (or its English equivalent's), or the substring floor (`holdsKeyword`: whether the skill's haystack holds the word or its term). */
 function wordCredit(
   word: QueryWord,
@@ -351,7 +358,7 @@ interface Candidate {
  * skill uses as it is (a word the skills use was not mistyped), with edit distance 1 for 4–5-letter
  * words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
  * In a registry of 1,000 skills or more, a word held by more than a fifth of them is not looked up
- * (COMMON_TERM_SHARE); its credit is read from each candidate's own fields.
+ * (COMMON_TERM_SHARE); its credit is its best field in the skill, recorded at indexing (commonTermFields).
  * Words are OR-ed, and MiniSearch multiplies a skill's score by how many query words it matched, so
  * skills with every word rank above partial matches (AND-ish). Seed floor: every skill whose name or
  * description contains a query keyword (a whitespace word of the query, or one of its words, with 3+
@@ -383,11 +390,9 @@ export function searchSkills(
 
   const terms = new Set([...words.flatMap((word) => [word.term, ...word.alternatives]), ...compounds]);
   const common = new Set<string>();
-  if (skills.length >= COMMON_TERMS_FROM) {
-    for (const term of terms) if ((index.docFreq.get(term) ?? 0) > COMMON_TERM_SHARE * skills.length) common.add(term);
-    // A query of common words only is looked up whole.
-    if (common.size === terms.size) common.clear();
-  }
+  for (const term of terms) if (index.commonTermFields.has(term)) common.add(term);
+  // A query of common words only is looked up whole.
+  if (common.size === terms.size) common.clear();
   const looked = [...terms].filter((term) => !common.has(term));
   const results = index.miniSearch.search(looked.join(" "), {
     tokenize: (text) => text.split(" "),
@@ -429,18 +434,22 @@ export function searchSkills(
   };
   const confidenceOf = (id: number, result: SearchResult | undefined, relative: number): number => {
     if (index.canonicalNames[id] === queryName) return EXACT_NAME_CONFIDENCE;
-    const own = common.size > 0 ? (index.ownTerms[id] ??= ownTerms(skills[id]!)) : null;
     const credit = (word: QueryWord) => {
       const looked = wordCredit(word, result, () => holdsKeyword(index.haystacks[id]!, word), kindCache);
-      if (!own || (!common.has(word.term) && !word.alternatives.some((alternative) => common.has(alternative)))) return looked;
-      // A common word was not looked up: its credit is an exact match in the skill's own fields.
-      let exact = Math.max(0, ...(own.get(word.term) ?? []).map((field) => FIELD_WEIGHT[field] ?? 0));
-      for (const alternative of word.alternatives) exact = Math.max(exact, ALTERNATIVE_WEIGHT * Math.max(0, ...(own.get(alternative) ?? []).map((field) => FIELD_WEIGHT[field] ?? 0)));
-      return Math.max(looked, exact);
+      return common.size === 0 ? looked : Math.max(looked, commonCredit(word, id));
     };
     const coverage = words.reduce((sum, word) => sum + credit(word), 0) / words.length;
     return Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
   };
+  // A common word was not looked up: its credit is an exact match in the skill's own fields.
+  const commonCredit = (word: QueryWord, id: number): number => {
+    let exact = common.has(word.term) ? (index.commonTermFields.get(word.term)?.get(id) ?? 0) : 0;
+    for (const alternative of word.alternatives) {
+      if (common.has(alternative)) exact = Math.max(exact, ALTERNATIVE_WEIGHT * (index.commonTermFields.get(alternative)?.get(id) ?? 0));
+    }
+    return exact;
+  };
+
   // A skill named as the query is meant, whatever its score.
   for (const id of index.byCanonicalName.get(queryName) ?? []) {
     if (!allowed(id)) continue;
