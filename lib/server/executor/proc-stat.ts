@@ -47,7 +47,38 @@ export function isLiveState(state: string): boolean {
 }
 
 /**
- * The stat of every live (non-zombie) process whose process group is `pgid`, found by scanning /proc.
+ * True when a thread of thread group `tgid` still runs: one of /proc/<tgid>/task/<tid>/stat is not Z
+ * or X. False when the group is gone or /proc cannot be read.
+ */
+export function hasLiveThread(tgid: number): boolean {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${tgid}/task`);
+  } catch {
+    return false;
+  }
+  return tids.some((tid) => {
+    try {
+      const stat = parseProcStat(readFileSync(`/proc/${tgid}/task/${tid}/stat`, "utf8"));
+      return stat !== null && isLiveState(stat.state);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * True while the process `stat` describes still runs code. Its own state is not enough: a leader that
+ * ended with exit(2) alone (not exit_group) shows Z while its other threads run on, and counting it
+ * as gone let such a process of a call outlive the call, its cgroup's removal and the next worker's
+ * sweep. A signal to its pid still reaches every thread.
+ */
+export function isLiveProcess(stat: ProcStat): boolean {
+  return isLiveState(stat.state) || hasLiveThread(stat.pid);
+}
+
+/**
+ * The stat of every live process (isLiveProcess) whose process group is `pgid`, found by scanning /proc.
  * Returns null when /proc cannot be listed.
  */
 export function listLiveGroupMemberStats(pgid: number): ProcStat[] | null {
@@ -61,13 +92,13 @@ export function listLiveGroupMemberStats(pgid: number): ProcStat[] | null {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readProcStat(Number(entry));
-    if (stat !== null && stat.pgrp === pgid && isLiveState(stat.state)) members.push(stat);
+    if (stat !== null && stat.pgrp === pgid && isLiveProcess(stat)) members.push(stat);
   }
   return members;
 }
 
 /**
- * Pids of the live (non-zombie) processes whose process group is `pgid`, found by scanning /proc.
+ * Pids of the live processes (isLiveProcess) whose process group is `pgid`, found by scanning /proc.
  * Returns null when /proc cannot be listed (the caller then falls back to `kill(-pgid, 0)`).
  */
 export function listLiveGroupMembers(pgid: number): number[] | null {

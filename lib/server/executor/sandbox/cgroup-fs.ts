@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { isLiveState, readProcStat } from "../proc-stat";
+import { isLiveProcess, readProcStat } from "../proc-stat";
 
 /** How often, in ms, cgroup state is polled while waiting for the kernel. */
 export const CGROUP_POLL_MS = 10;
@@ -42,7 +42,7 @@ export function listChildCgroups(dir: string): string[] {
 }
 
 /**
- * The live (non-zombie) processes of cgroup `dir` (`cgroup.procs`, pids of our PID namespace);
+ * The live processes of cgroup `dir` (isLiveProcess: also a zombie leader whose threads run) (`cgroup.procs`, pids of our PID namespace);
  * [] when the cgroup does not exist.
  */
 export function listLiveCgroupPids(dir: string): number[] {
@@ -54,7 +54,7 @@ export function listLiveCgroupPids(dir: string): number[] {
     .filter((pid) => Number.isInteger(pid) && pid > 0)
     .filter((pid) => {
       const stat = readProcStat(pid);
-      return stat !== null && isLiveState(stat.state);
+      return stat !== null && isLiveProcess(stat);
     });
 }
 

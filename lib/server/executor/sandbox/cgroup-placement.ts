@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { isLiveState, readProcStat } from "../proc-stat";
+import { isLiveProcess, readProcStat } from "../proc-stat";
 
 /**
  * The directory, on this host, of the cgroup the current process is in, per hierarchy; null where the
@@ -162,5 +162,5 @@ export function isRunOwnerAlive(runName: string): boolean | null {
   const match = /^run-(\d+)-(\d+)$/.exec(runName);
   if (match === null) return null;
   const stat = readProcStat(Number(match[1]));
-  return stat !== null && stat.startTime === match[2] && isLiveState(stat.state);
+  return stat !== null && stat.startTime === match[2] && isLiveProcess(stat);
 }
