@@ -83,6 +83,8 @@ describe("the secrets API", () => {
     const cases: Array<[unknown, number, string]> = [
       [{ name: "1KEY", value: VALUE, skills: [] }, 400, "a secret's name is an environment variable's name: letters, digits and _, not starting with a digit, at most 128 characters (got \"1KEY\")"],
       [{ name: "LD_PRELOAD", value: VALUE, skills: [] }, 400, "LD_PRELOAD cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
+      [{ name: "PPID", value: VALUE, skills: [] }, 400, "PPID cannot be a secret: the shell that puts a call in its cgroups sets PPID itself, so a skill would never see the value"],
+      [{ name: "OPTIND", value: VALUE, skills: [] }, 400, "OPTIND cannot be a secret: the shell that puts a call in its cgroups sets OPTIND itself, so a skill would never see the value"],
       [{ name: "CONSOLE_SECRET_KEY", value: VALUE, skills: [] }, 400, "CONSOLE_SECRET_KEY cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given"],
       [{ name: "SHORT_KEY", value: "abcdefg", skills: [] }, 400, "the value of SHORT_KEY is shorter than 8 characters: too short to be masked in what skills print, and easy to guess"],
       [{ name: "SPACED_KEY", value: `${VALUE}\n`, skills: [] }, 400, "the value of SPACED_KEY begins or ends with whitespace (a pasted newline or space?): a skill that trims it would print the value unmasked"],

@@ -21,9 +21,11 @@ const REMOVE_WAIT_MS = 2_000;
  * the command — setpriv, bwrap and every descendant — is accounted and killable from its first
  * instruction. A failed join ends the call with 125 instead of running it uncontained. Only positional
  * parameters are used: a variable the script set would reach the command should the caller's
- * environment export one of that name. dash exports PWD to whatever it execs even when its
- * environment had none, and bwrap's PID 1 would keep it: it is unset so the command gets exactly the
- * caller's environment (one that itself held PWD loses it).
+ * environment export one of that name. The shell itself resets IFS, OPTIND and PPID when it starts,
+ * so skills are never given those (child-environment.ts SHELL_RESET_NAMES). dash exports PWD to
+ * whatever it execs even when its environment had none: it is unset, so a command run without bwrap
+ * gets exactly the caller's environment (one that itself held PWD loses it); bwrap sets PWD to the
+ * folder it starts the skill in, whatever it was given.
  *
  * Why `tasks` with 0 for v1: the kernel moves the current thread without cgroup_threadgroup_rwsem,
  * whereas a pid written to cgroup.procs (or tasks) takes it for writing and, without favordynmods,
