@@ -163,8 +163,8 @@ function machine() {
       if (!line) return "no cgroup2 mount";
       const superOptions = line.split(" - ")[1]?.split(" ")[2] ?? "";
       return superOptions.split(",").includes("favordynmods")
-        ? "cgroup2 mounted with favordynmods (a call's cgroup join does not wait for an RCU grace period)"
-        : "cgroup2 mounted without favordynmods (each call's cgroup join waits for an RCU grace period, several ms while another CPU is busy: see the worker's start-up note)";
+        ? "cgroup2 mounted with favordynmods (joining a v2 cgroup does not wait for an RCU grace period)"
+        : "cgroup2 mounted without favordynmods (joining a v2 cgroup waits for an RCU grace period, 8–15 ms here; a worker whose limits are all v1 ones joins only v1 hierarchies, by thread, and does not wait: see the worker line below)";
     })(),
     date: new Date().toISOString(),
     load: os.loadavg().map((n) => n.toFixed(2)).join(" "),
