@@ -32,6 +32,7 @@ const ONCE_ONLY = [
   "tests/attack/event-stream-backlog.test.ts",
   "tests/attack/resource-races.test.ts",
   "tests/attack/hidden-files.test.ts",
+  "tests/attack/containment-attacks.test.ts",
   "tests/attack/secret-masking-attacks.test.ts",
   "tests/attack/secret-theft.test.ts",
   // SQLite's own machinery (its lock, checkpoints, group commit, one console per file) and the migrations' tests.

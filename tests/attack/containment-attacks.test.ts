@@ -1,6 +1,7 @@
 /**
- * A call's thread group whose leader ended with exit(2) alone, not exit_group: /proc shows the leader
- * as a zombie while its other threads run on. Counted as gone, such a process of a host_pids call
+ * Attacks on what contains a call's processes (an attack review of the v1-freezer containment,
+ * 2026-12-06). First: a call's thread group whose leader ended with exit(2) alone, not exit_group:
+ * /proc shows the leader as a zombie while its other threads run on. Counted as gone, such a process of a host_pids call
  * outlived the call after success, timeout and cancel, its cgroups could not be removed, and the next
  * worker's sweep left it too (found by an attack review of the freezer containment, 2026-12-06; fixed
  * by isLiveProcess). Real processes under bubblewrap and the call's cgroups, no mocks.
@@ -200,5 +201,80 @@ describe("a thread group whose leader exited alone (zombie leader, live threads)
     await sweepStaleCgroups(host, TEST_CGROUP_NAME);
     expect(report.liveThreads).toBe(0);
     expect(report.sleeps).toBe(0);
+  });
+});
+
+describe("stopped and traced processes against the kill (freeze → SIGKILL → thaw, or cgroup.kill)", () => {
+  it.each([false, true])("SIGSTOPped escapees (host_pids %s) are gone after timeout and after exit", async (hostPids) => {
+    for (const ending of ["exit", "hang"] as const) {
+      const marker = `sleep 1000.${uniqueMarker()}`;
+      markers.push(marker);
+      const fixture = makeConsoleFixture(dirs);
+      const script = `setsid sleep "$S" & kill -STOP $!
+( sleep "$S" & kill -STOP $! ) &
+python3 -c 'import os,signal,sys,time
+pid=os.fork()
+if pid==0:
+    os.setsid(); os.execvp("sleep",["sleep",sys.argv[1]])
+time.sleep(0.2); os.kill(pid, signal.SIGSTOP); os._exit(0)' "$S"
+sleep 0.5
+echo ready >&2
+${ending === "exit" ? "exit 0" : "while :; do sleep 0.05; done"}`;
+      const run = await runSandboxed({
+        host,
+        request: { command: "/bin/sh", args: ["-c", script], cwd: fixture.skill, env: { PATH: "/usr/bin:/bin", S: marker.slice(6) }, binds: [{ path: fixture.skill, target: fixture.skill }], declaration: declare({ hostPids }), hiddenPaths: [fixture.console], home: HOME },
+        timeoutMs: 1500,
+        watch: marker,
+      });
+      expect(run.lines).toContain("ready");
+      expect(run.leftAfterRun).toEqual([]);
+      expect(await processesWith(marker)).toEqual([]);
+    }
+  });
+
+  it("a process stopped under ptrace by its own child (host_pids) is gone after the call", async () => {
+    const marker = `sleep 1000.${uniqueMarker()}`;
+    markers.push(marker);
+    const fixture = makeConsoleFixture(dirs);
+    // The child PTRACE_TRACEMEs and stops itself (TASK_TRACED); the tracer then sleeps in the background.
+    const py = String.raw`
+import ctypes, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+pid = os.fork()
+if pid == 0:
+    libc.ptrace(0, 0, None, None)
+    os.kill(os.getpid(), signal.SIGSTOP)
+    os.execvp("sleep", ["sleep", sys.argv[1]])
+os.setsid()
+os.waitpid(pid, os.WUNTRACED)
+sys.stderr.write("traced\n"); sys.stderr.flush()
+os.execvp("sleep", ["sleep", sys.argv[1]])
+`;
+    const run = await runSandboxed({
+      host,
+      request: { command: "/bin/sh", args: ["-c", `python3 -c "$PY" "$S" & sleep 0.5; echo ready >&2; exit 0`], cwd: fixture.skill, env: { PATH: "/usr/bin:/bin", S: marker.slice(6), PY: py }, binds: [{ path: fixture.skill, target: fixture.skill }], declaration: declare({ hostPids: true }), hiddenPaths: [fixture.console], home: HOME },
+      watch: marker,
+    });
+    expect(run.leftAfterRun).toEqual([]);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+});
+
+describe("leaving the call's cgroups from inside", () => {
+  it("writes to tasks/cgroup.procs/freezer.state fail and the process stays in its cgroups", async () => {
+    const fixture = makeConsoleFixture(dirs);
+    const script = `for f in /sys/fs/cgroup/*/tasks /sys/fs/cgroup/*/cgroup.procs /sys/fs/cgroup/freezer/freezer.state /sys/fs/cgroup/*/../tasks; do
+  (echo 0 > "$f") 2>/dev/null && echo "WROTE $f" >&2
+done
+(echo THAWED > /sys/fs/cgroup/freezer/freezer.state) 2>/dev/null && echo "WROTE freezer.state" >&2
+ls /sys/fs/cgroup 2>&1 | head -3 >&2
+cat /proc/self/cgroup >&2`;
+    for (const hostPids of [false, true]) {
+      const run = await runSandboxed({
+        host,
+        request: { command: "/bin/sh", args: ["-c", script], cwd: fixture.skill, env: { PATH: "/usr/bin:/bin" }, binds: [{ path: fixture.skill, target: fixture.skill }], declaration: declare({ hostPids }), hiddenPaths: [fixture.console], home: HOME },
+      });
+      expect(run.lines.filter((line) => line.startsWith("WROTE"))).toEqual([]);
+    }
   });
 });
