@@ -11,7 +11,15 @@ export const GROUP_POLL_MS = 25;
  * two; a flat 25 ms poll made one spawn in four of the benchmark's baseline take ~44 ms instead of ~9.
  */
 export function groupPollDelay(attempt: number): number {
-  return Math.min(GROUP_POLL_MS, 2 ** Math.max(0, Math.floor(attempt)));
+  return backoffDelay(attempt, GROUP_POLL_MS);
+}
+
+/**
+ * The `attempt`-th (0, 1, …) of a doubling series of waits, in ms: 1, 2, 4, … up to `capMs`. For
+ * polling a kernel state that most often settles within a millisecond or two.
+ */
+export function backoffDelay(attempt: number, capMs: number): number {
+  return Math.min(capMs, 2 ** Math.max(0, Math.floor(attempt)));
 }
 
 /** How long, in ms, to keep re-sending SIGKILL before reporting members that would not die. */

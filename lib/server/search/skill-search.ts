@@ -357,8 +357,8 @@ interface Candidate {
  * accents folded, plurals stemmed, common Spanish operations words also searched in English; prefix search for words of 3+ letters; fuzzy search, for a word no
  * skill uses as it is (a word the skills use was not mistyped), with edit distance 1 for 4–5-letter
  * words and 2 from 6 letters (so a swapped pair, "deplyo", still matches).
- * In a registry of 1,000 skills or more, a word held by more than a fifth of them is not looked up
- * (COMMON_TERM_SHARE); its credit is its best field in the skill, recorded at indexing (commonTermFields).
+ * In a registry of 1,000 skills or more, a word held by more than a fifth of them (COMMON_TERM_SHARE)
+ * is not looked up; its credit is its best field in the skill, recorded at indexing (commonTermFields).
  * Words are OR-ed, and MiniSearch multiplies a skill's score by how many query words it matched, so
  * skills with every word rank above partial matches (AND-ish). Seed floor: every skill whose name or
  * description contains a query keyword (a whitespace word of the query, or one of its words, with 3+
@@ -432,6 +432,14 @@ export function searchSkills(
     }
     return holders;
   };
+  // A common word was not looked up: its credit is an exact match in the skill's own fields.
+  const commonCredit = (word: QueryWord, id: number): number => {
+    let exact = common.has(word.term) ? (index.commonTermFields.get(word.term)?.get(id) ?? 0) : 0;
+    for (const alternative of word.alternatives) {
+      if (common.has(alternative)) exact = Math.max(exact, ALTERNATIVE_WEIGHT * (index.commonTermFields.get(alternative)?.get(id) ?? 0));
+    }
+    return exact;
+  };
   const confidenceOf = (id: number, result: SearchResult | undefined, relative: number): number => {
     if (index.canonicalNames[id] === queryName) return EXACT_NAME_CONFIDENCE;
     const credit = (word: QueryWord) => {
@@ -440,14 +448,6 @@ export function searchSkills(
     };
     const coverage = words.reduce((sum, word) => sum + credit(word), 0) / words.length;
     return Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
-  };
-  // A common word was not looked up: its credit is an exact match in the skill's own fields.
-  const commonCredit = (word: QueryWord, id: number): number => {
-    let exact = common.has(word.term) ? (index.commonTermFields.get(word.term)?.get(id) ?? 0) : 0;
-    for (const alternative of word.alternatives) {
-      if (common.has(alternative)) exact = Math.max(exact, ALTERNATIVE_WEIGHT * (index.commonTermFields.get(alternative)?.get(id) ?? 0));
-    }
-    return exact;
   };
 
   // A skill named as the query is meant, whatever its score.

@@ -42,7 +42,8 @@ export function listChildCgroups(dir: string): string[] {
 }
 
 /**
- * The live processes of cgroup `dir` (isLiveProcess: also a zombie leader whose threads run) (`cgroup.procs`, pids of our PID namespace);
+ * The live processes of cgroup `dir` (`cgroup.procs`, pids of our PID namespace; live as isLiveProcess
+ * says, so also a zombie leader whose threads run);
  * [] when the cgroup does not exist.
  */
 export function listLiveCgroupPids(dir: string): number[] {

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { GROUP_POLL_MS, KILL_WAIT_MS, groupPollDelay } from "../process-group";
+import { GROUP_POLL_MS, KILL_WAIT_MS, backoffDelay, groupPollDelay } from "../process-group";
 import { CGROUP_POLL_MS, hasControl, listLiveCgroupPids, readControl, writeControl } from "./cgroup-fs";
 
 /** The directories of one call's cgroups, per hierarchy; null where the call has none. */
@@ -108,7 +108,7 @@ async function freeze(dirs: CallCgroupDirs): Promise<() => void> {
 /** Polls `check` after 1, 2, 4, 8, then every CGROUP_POLL_MS ms, for at most FREEZE_WAIT_MS (a freeze most often settles within a millisecond). */
 async function waitFor(check: () => boolean): Promise<void> {
   const end = Date.now() + FREEZE_WAIT_MS;
-  for (let attempt = 0; !check() && Date.now() < end; attempt++) await delay(Math.min(CGROUP_POLL_MS, 2 ** attempt));
+  for (let attempt = 0; !check() && Date.now() < end; attempt++) await delay(backoffDelay(attempt, CGROUP_POLL_MS));
 }
 
 function tryWrite(dir: string, file: string, value: string): boolean {
