@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkJsonObjectText, parseJsonOffThread, ValidationBusyError } from "./args-validator";
+import { checkJsonObjectText, parseJsonOffThread, validateArgsJson, ValidationBusyError } from "./args-validator";
 
 describe("checks off the main thread", () => {
   it("tell a loaded machine from a bad text: a check out of time rejects with ValidationBusyError, never a verdict", async () => {
@@ -17,5 +17,24 @@ describe("checks off the main thread", () => {
     const kept = await parseJsonOffThread(Buffer.from(JSON.stringify(body)), { result: 1_200_000 });
     expect(kept).toEqual({ ok: true, value: body, oversized: {} });
     expect(await parseJsonOffThread(Buffer.from('{"a":1,}'), {})).toEqual({ ok: false, busy: false, message: "Expected double-quoted property name in JSON at position 7" });
+  });
+
+  it("answer small jobs posted together in order, blaming only the one that runs out of time; those after it are checked by a new thread", async () => {
+    const schema = { type: "object", properties: { n: { type: "integer", maximum: 10 } } };
+    // A catastrophic backtracking pattern: "a" * 30 + "!" never matches (a+)+$ and takes seconds.
+    const slowSchema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
+    const jobs = [
+      validateArgsJson(schema, '{"n":1}'),
+      validateArgsJson(schema, '{"n":11}'),
+      validateArgsJson(slowSchema, JSON.stringify({ s: `${"a".repeat(32)}!` }), 300),
+      validateArgsJson(schema, '{"n": 2, "z": [1,2]}'),
+      validateArgsJson(schema, "[1]"),
+    ];
+    const [first, second, slow, fourth, fifth] = await Promise.all(jobs);
+    expect(first).toEqual({ ok: true, canonical: '{"n":1}' });
+    expect(second).toMatchObject({ ok: false, errors: [{ instancePath: "/n", message: "must be <= 10" }] });
+    expect(slow).toMatchObject({ ok: false, errors: [{ keyword: "budget", message: "validating the args took longer than 300 ms; they are refused" }] });
+    expect(fourth).toEqual({ ok: true, canonical: '{"n":2,"z":[1,2]}' });
+    expect(fifth).toEqual({ ok: false, errors: [], refusal: "type" });
   });
 });

@@ -233,7 +233,10 @@ interface ValidatorState {
   /** True once the worker could not start: args are then validated in-thread, without a time bound. */
   unavailable: boolean;
   queue: Job[];
-  current: { job: Job; timer: NodeJS.Timeout } | null;
+  /** Jobs posted to the worker and not answered yet, oldest (the one it works on) first. */
+  inFlight: Job[];
+  /** Fires when the oldest job in flight has run out of its budget. */
+  headTimer: NodeJS.Timeout | null;
   startTimer: NodeJS.Timeout | null;
   nextJobId: number;
   nextSchemaId: number;
@@ -248,7 +251,8 @@ const state = (holder[STATE_KEY] ??= {
   ready: false,
   unavailable: false,
   queue: [],
-  current: null,
+  inFlight: [],
+  headTimer: null,
   startTimer: null,
   nextJobId: 1,
   nextSchemaId: 1,
@@ -309,9 +313,8 @@ function giveUpOnWorker(reason: string): void {
   console.error(`args validation: the validation worker is unavailable (${reason}); validating in the console's own thread, without a time bound`);
   state.unavailable = true;
   stopWorker();
-  const pending = state.current ? [state.current.job, ...state.queue] : state.queue;
-  if (state.current) clearTimeout(state.current.timer);
-  state.current = null;
+  const pending = [...state.inFlight.splice(0), ...state.queue];
+  clearHeadTimer();
   state.queue = [];
   for (const job of pending) validateInThread(job);
 }
@@ -358,27 +361,29 @@ function startWorker(): void {
       pump();
       return;
     }
-    const current = state.current;
-    if (!current || current.job.id !== reply.id) return;
-    clearTimeout(current.timer);
-    state.current = null;
-    worker.unref();
-    if ("failure" in reply) current.job.reject(new Error(`args validation failed: ${reply.failure}`));
-    else if (reply.ok) current.job.resolve({ ok: true, canonical: reply.canonical ?? current.job.argsJson, value: reply.value });
-    else if ("refusal" in reply) current.job.resolve({ ok: false, errors: [], refusal: reply.refusal, message: reply.message });
-    else current.job.resolve({ ok: false, errors: reply.errors ?? [] });
+    // The worker answers in the order the jobs were posted.
+    const job = state.inFlight[0];
+    if (!job || job.id !== reply.id) return;
+    state.inFlight.shift();
+    armHeadTimer();
+    if (state.inFlight.length === 0) worker.unref();
+    if ("failure" in reply) job.reject(new Error(`args validation failed: ${reply.failure}`));
+    else if (reply.ok) job.resolve({ ok: true, canonical: reply.canonical ?? job.argsJson, value: reply.value });
+    else if ("refusal" in reply) job.resolve({ ok: false, errors: [], refusal: reply.refusal, message: reply.message });
+    else job.resolve({ ok: false, errors: reply.errors ?? [] });
     pump();
   });
   const onDeath = (reason: string, outOfMemory: boolean) => {
     if (state.worker !== worker) return;
     if (!state.ready) return giveUpOnWorker(reason);
     stopWorker();
-    const current = state.current;
-    state.current = null;
-    if (current) {
-      clearTimeout(current.timer);
-      if (outOfMemory) current.job.resolve(refused(`validating the args ran out of memory (${WORKER_HEAP_MB} MiB)`, { limitMb: WORKER_HEAP_MB }));
-      else current.job.reject(new Error(`args validation worker stopped: ${reason}`));
+    // The oldest job in flight is the one the worker was on; the others were not started and go back first in line.
+    const [head, ...unstarted] = state.inFlight.splice(0);
+    clearHeadTimer();
+    state.queue.unshift(...unstarted);
+    if (head) {
+      if (outOfMemory) head.resolve(refused(`validating the args ran out of memory (${WORKER_HEAP_MB} MiB)`, { limitMb: WORKER_HEAP_MB }));
+      else head.reject(new Error(`args validation worker stopped: ${reason}`));
     }
     pump();
   };
@@ -386,8 +391,49 @@ function startWorker(): void {
   worker.on("exit", (code) => onDeath(`exited with code ${code}`, false));
 }
 
+/** Longest args text (UTF-16 units) posted to the worker while other jobs are in flight; a longer job, a YAML or a JSON document goes alone. */
+const PIPELINED_MAX_LENGTH = 64 * 1024;
+/** Most jobs posted to the worker before its first answer. */
+const MAX_IN_FLIGHT = 64;
+
+/** Whether `job` may be posted while others are in flight: small args, nothing to parse besides. */
+function isSmallJob(job: Job): boolean {
+  return !job.yaml && !job.json && job.argsJson.length <= PIPELINED_MAX_LENGTH;
+}
+
+function clearHeadTimer(): void {
+  if (state.headTimer) clearTimeout(state.headTimer);
+  state.headTimer = null;
+}
+
+/**
+ * Starts the budget of the oldest job in flight — the one the worker works on, since it answers in
+ * order — from now: when it runs out, that job is refused, the worker is terminated and the jobs
+ * posted after it are sent again to a new one.
+ */
+function armHeadTimer(): void {
+  clearHeadTimer();
+  const head = state.inFlight[0];
+  if (!head) return;
+  state.headTimer = setTimeout(() => {
+    if (state.inFlight[0] !== head) return;
+    state.headTimer = null;
+    const unstarted = state.inFlight.splice(0).slice(1);
+    stopWorker();
+    state.queue.unshift(...unstarted);
+    head.resolve(refused(`validating the args took longer than ${head.budgetMs} ms; they are refused`, { limitMs: head.budgetMs }));
+    pump();
+  }, head.budgetMs);
+}
+
+/**
+ * Posts queued jobs to the worker. Small ones are posted while others are in flight (up to
+ * MAX_IN_FLIGHT), so sixteen calls at once cost the worker's round trip once, not sixteen times in a
+ * row (issue 9 point 6: the call path); a large one goes alone, so a job that runs out of time or heap
+ * is the one it is blamed on.
+ */
 function pump(): void {
-  if (state.current || state.queue.length === 0) return;
+  if (state.queue.length === 0) return;
   if (state.unavailable) {
     for (const job of state.queue.splice(0)) validateInThread(job);
     return;
@@ -395,27 +441,27 @@ function pump(): void {
   if (!state.worker) return startWorker();
   if (!state.ready) return;
   const worker = state.worker;
-  const job = state.queue.shift()!;
-  const timer = setTimeout(() => {
-    if (state.current?.job !== job) return;
-    state.current = null;
-    stopWorker();
-    job.resolve(refused(`validating the args took longer than ${job.budgetMs} ms; they are refused`, { limitMs: job.budgetMs }));
-    pump();
-  }, job.budgetMs);
-  state.current = { job, timer };
-  worker.ref();
-  // A document's bytes that own their whole buffer are moved to the thread, not copied (tens of megabytes).
-  const bytes = job.json?.bytes;
-  const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
-  worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical, yaml: job.yaml, json: job.json }, transfer);
+  while (state.queue.length > 0) {
+    const next = state.queue[0]!;
+    if (state.inFlight.length > 0 && (state.inFlight.length >= MAX_IN_FLIGHT || !isSmallJob(next) || !isSmallJob(state.inFlight[0]!))) return;
+    const job = state.queue.shift()!;
+    state.inFlight.push(job);
+    if (state.inFlight.length === 1) {
+      armHeadTimer();
+      worker.ref();
+    }
+    // A document's bytes that own their whole buffer are moved to the thread, not copied (tens of megabytes).
+    const bytes = job.json?.bytes;
+    const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+    worker.postMessage({ id: job.id, schemaId: job.schemaId, dialect: job.dialect, schema: job.schema, argsJson: job.argsJson, canonical: job.canonical, yaml: job.yaml, json: job.json }, transfer);
+  }
 }
 
 /**
  * Validates a call's args, given as the exact JSON text the child will receive, against a skill's
  * schema, with bounded time (DESIGN.md wire protocol: args are validated before spawning; invalid
  * args never start a process). Same rules as validateArgs (same Ajv options and formats), but the
- * work runs in a worker thread, one job at a time: a job past `budgetMs` (ARGS_VALIDATION_BUDGET_MS)
+ * work runs in a worker thread, in order (small jobs posted together: pump): a job past `budgetMs` (ARGS_VALIDATION_BUDGET_MS)
  * has its worker terminated and answers `{ok: false}` with one error whose keyword is `budget`, as
  * does one that exhausts the worker's heap; so a catastrophic pattern or a quadratic keyword costs the
  * client its request, never the console its event loop. At most MAX_REPORTED_ERRORS errors are
