@@ -23,10 +23,16 @@ interface DurabilityState {
   running: Promise<void> | null;
   /** The fsync that starts once the one in flight ends, shared by everyone who asked meanwhile. */
   queued: Promise<void> | null;
+  /** The console's connection, whose `total_changes()` tells whether anything was written since an fsync. */
+  database: Database.Database | null;
+  /** The connection's total_changes() when the fsync in flight started with no transaction open, else null. */
+  runningMark: number | null;
+  /** The highest such mark of an fsync that succeeded: every change counted up to it is on disk. */
+  syncedMark: number;
 }
 
 const STATE_KEY = Symbol.for("skill-console.db-durability");
-const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { walPath: null, handle: null, running: null, queued: null }) as DurabilityState;
+const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { walPath: null, handle: null, running: null, queued: null, database: null, runningMark: null, syncedMark: -1 }) as DurabilityState;
 
 /**
  * Sets the console's connection (`database`, in WAL mode, whose WAL file is `walPath`) to
@@ -34,6 +40,9 @@ const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KE
  */
 export function useGroupCommit(database: Database.Database, walPath: string): void {
   database.pragma("synchronous = NORMAL");
+  state.database = database;
+  state.runningMark = null;
+  state.syncedMark = -1;
   if (state.walPath !== walPath) {
     const previous = state.handle;
     state.handle = null;
@@ -47,7 +56,25 @@ export function stopGroupCommit(): void {
   const previous = state.handle;
   state.walPath = null;
   state.handle = null;
+  state.database = null;
+  state.runningMark = null;
+  state.syncedMark = -1;
   void previous?.close().catch(() => undefined);
+}
+
+/**
+ * The connection's count of rows changed so far (SQLite's total_changes(): every INSERT, UPDATE and
+ * DELETE, triggers' too, committed or not), when no transaction is open on it; else null (a change
+ * counted inside an open transaction is not in the WAL yet). Never throws: null when it cannot tell.
+ */
+function changeMark(): number | null {
+  const database = state.database;
+  if (database === null || !database.open || database.inTransaction) return null;
+  try {
+    return Number(database.prepare("SELECT total_changes()").pluck().get());
+  } catch {
+    return null;
+  }
 }
 
 async function syncWal(): Promise<void> {
@@ -72,21 +99,37 @@ async function syncWal(): Promise<void> {
 }
 
 function startSync(): Promise<void> {
-  const sync: Promise<void> = syncWal().finally(() => {
-    if (state.running === sync) state.running = null;
-  });
+  const mark = changeMark();
+  const sync: Promise<void> = syncWal()
+    .then(() => {
+      if (mark !== null && mark > state.syncedMark) state.syncedMark = mark;
+    })
+    .finally(() => {
+      if (state.running === sync) {
+        state.running = null;
+        state.runningMark = null;
+      }
+    });
   state.running = sync;
+  state.runningMark = mark;
   return sync;
 }
 
 /**
  * Resolves once every commit made before this call is on disk: joins the next fsync of the WAL that
  * starts after this call (one in flight may have started before the caller's commit, so it is not
- * enough), started at once when none is in flight. Resolves at once when group commit is off. Rejects
+ * enough), started at once when none is in flight — unless the connection changed no row since an
+ * fsync that started with no transaction open (changeMark): then at once when that one succeeded, or
+ * with it while it runs. Resolves at once when group commit is off. Rejects
  * with the fsync's error (EIO: what the caller committed may be lost; the caller must not say "done").
  */
 export function durable(): Promise<void> {
   if (state.walPath === null) return Promise.resolve();
+  // Nothing changed since an fsync that started after the last change (a search answered by POST, a
+  // refused request): nothing to wait for. One in flight that started after it is enough to join.
+  const mark = changeMark();
+  if (mark !== null && mark <= state.syncedMark) return Promise.resolve();
+  if (mark !== null && state.running !== null && state.runningMark !== null && state.runningMark >= mark) return state.running;
   if (state.running === null) return startSync();
   state.queued ??= state.running.then(
     () => {

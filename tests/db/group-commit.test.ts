@@ -52,7 +52,8 @@ describe("group commit", () => {
       openSqliteConnection()!.database.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.group_commit', 'test', '{}')`).run(Date.now());
       const first = durable();
       await new Promise((resolve) => setTimeout(resolve, 5));
-      // Asked while the first fsync runs: they share the next one.
+      // A commit made while the first fsync runs is not covered by it: those who ask now share the next one.
+      openSqliteConnection()!.database.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.group_commit', 'test', '{}')`).run(Date.now());
       const askedAt = performance.now();
       const later = [durable(), durable(), durable()];
       await Promise.all([first, ...later]);
@@ -60,6 +61,42 @@ describe("group commit", () => {
       expect(syncs[1]!.startedAt).toBeGreaterThan(askedAt);
       expect(syncs[1]!.startedAt).toBeGreaterThanOrEqual(syncs[0]!.endedAt!);
     } finally {
+      FileHandle.prototype.sync = realSync;
+    }
+  });
+
+  it("waits for no new fsync when no row changed since one that started with no transaction open, and counts a change made inside an open transaction", async () => {
+    const syncs: number[] = [];
+    FileHandle.prototype.sync = async function (this: { fd: number }) {
+      syncs.push(performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await realSync.call(this);
+    };
+    const { database } = openSqliteConnection()!;
+    const insert = database.prepare(`INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.group_commit', 'test', '{}')`);
+    try {
+      insert.run(Date.now());
+      const first = durable();
+      // Nothing changed since the fsync in flight started: joined, not queued after it.
+      const joined = durable();
+      await Promise.all([first, joined]);
+      expect(syncs.length).toBe(1);
+      // Nothing changed since it succeeded: no fsync at all (a search answered by POST).
+      await durable();
+      expect(syncs.length).toBe(1);
+      // An fsync that starts while a transaction holds a change does not vouch for it, even once committed.
+      database.prepare("BEGIN IMMEDIATE").run();
+      insert.run(Date.now());
+      const during = durable();
+      database.prepare("COMMIT").run();
+      await during;
+      expect(syncs.length).toBe(2);
+      await durable();
+      expect(syncs.length).toBe(3);
+      await durable();
+      expect(syncs.length).toBe(3);
+    } finally {
+      if (database.inTransaction) database.prepare("ROLLBACK").run();
       FileHandle.prototype.sync = realSync;
     }
   });
