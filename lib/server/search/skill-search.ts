@@ -450,6 +450,22 @@ export function searchSkills(
     return Math.max(MIN_CONFIDENCE, roundConfidence(coverage * (0.5 + 0.5 * relative)));
   };
 
+  // Per query word: the terms through which it can be found (itself, its English equivalents) and
+  // whether one of them is common (credited from commonTermFields, not from the search's result).
+  const wordTerms = words.map((word) => [word.term, ...word.alternatives]);
+  const wordIsCommon = wordTerms.map((terms) => terms.some((term) => common.has(term)));
+  /**
+   * The most coverage a result can have: a word the result matched (through any of its terms) or a
+   * common one at most 1, any other at most the substring floor's SUBSTRING_WEIGHT (wordCredit).
+   */
+  const coverageBound = (result: SearchResult): number => {
+    let bound = 0;
+    for (let i = 0; i < words.length; i++) {
+      bound += wordIsCommon[i] || wordTerms[i]!.some((term) => result.queryTerms.includes(term)) ? 1 : SUBSTRING_WEIGHT;
+    }
+    return bound / words.length;
+  };
+
   // A skill named as the query is meant, whatever its score.
   for (const id of index.byCanonicalName.get(queryName) ?? []) {
     if (!allowed(id)) continue;
@@ -464,8 +480,12 @@ export function searchSkills(
     const id = result.id as number;
     if (seen.has(id) || !allowed(id)) continue;
     const relative = bestScore > 0 ? result.score / bestScore : 0;
-    if (best.length === limit && 0.5 + 0.5 * relative < rank(best[limit - 1]!)) break;
+    const ceiling = 0.5 + 0.5 * relative;
+    if (best.length === limit && ceiling < rank(best[limit - 1]!)) break;
     seen.add(id);
+    // A skill that cannot enter the best `limit` even with every word it matched credited in full is
+    // not scored (coverageBound); the rounding of a confidence to two decimals is allowed for.
+    if (best.length === limit && index.canonicalNames[id] !== queryName && coverageBound(result) * ceiling + 0.005 < rank(best[limit - 1]!)) continue;
     offer({ skill: skills[id]!, score: result.score, confidence: confidenceOf(id, result, relative) });
   }
   // The seed's floor: skills only a keyword substring finds, at most SUBSTRING_WEIGHT × 0.5 confident,
