@@ -117,6 +117,18 @@ describe("availability (metadata.os, requires, OpenClaw gating keys)", () => {
     ]);
   });
 
+  it("says when a required variable is one no secret may be (IFS, PATH, LD_…): it can never be given, and the Secrets page would refuse it", async () => {
+    writeNativeSkill(root, "claw", "shelly", { frontmatter: "name: shelly\ndescription: d\nrequires:\n  env: [IFS, LD_PRELOAD, PLAIN_TOKEN]" });
+    const skill = await skillNamed("shelly");
+    const offered = withSecretGrants(skill, new Map([["shelly", [{ secret: "PLAIN_TOKEN", folder: folderOfSkill(skill) }]]]));
+    expect([offered.available, offered.unavailableReason, offered.secretsGiven]).toEqual([
+      false,
+      "needs IFS, which no secret can give it: IFS cannot be a secret: the shell that puts a call in its cgroups sets IFS itself, so a skill would never see the value; " +
+        "needs LD_PRELOAD, which no secret can give it: LD_PRELOAD cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given",
+      ["PLAIN_TOKEN"],
+    ]);
+  });
+
   it("warns about an unknown os word and malformed requires entries, still loading", async () => {
     writeNativeSkill(root, "ops", "odd-meta", { frontmatter: "name: odd-meta\ndescription: d\nmetadata:\n  os: [linux, darwin, plan9]\n  requires:\n    bins: [sh, 42]" });
     const skill = await skillNamed("odd-meta");

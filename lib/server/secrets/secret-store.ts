@@ -14,16 +14,8 @@ import { announce } from "../replica-bus";
 import { folderOfSkill } from "../skills/registered-skill";
 import { keyIdOf, openSecret, sealSecret } from "./secret-box";
 import { secretKey } from "./secret-key";
-import { SHELL_RESET_NAMES } from "../skills/child-environment";
+import { secretNameRefusal } from "./secret-names";
 
-/**
- * Names a secret may not have, whatever its value: the console's own secrets (never forwarded to a
- * skill), those the sandbox's join shell resets (SHELL_RESET_NAMES), and variables that change how programs run rather than what they are given (a "secret"
- * LD_PRELOAD or BASH_ENV would run code of the admin's choosing inside every skill it names).
- */
-const REFUSED_NAMES = new Set([...CONSOLE_SECRET_NAMES, "PATH", "HOME", "PWD", "SHELL", "IFS", "ENV", "BASH_ENV", "CDPATH", "GLOBIGNORE", "PS4", "PROMPT_COMMAND", "NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5LIB", "PERL5OPT", "RUBYOPT", "RUBYLIB", "TMPDIR"]);
-/** Name prefixes refused for the same reason (the dynamic linker's and glibc's tunables). */
-const REFUSED_PREFIXES = ["LD_", "GLIBC_", "MALLOC_"];
 
 /** What an admin asks to store (`POST /api/v1/secrets`). */
 export interface NewSecret {
@@ -108,12 +100,8 @@ function checkName(name: string): void {
   if (!new RegExp(SECRET_NAME_PATTERN).test(name)) {
     throw new AppError("bad_request", `a secret's name is an environment variable's name: letters, digits and _, not starting with a digit, at most 128 characters (got ${JSON.stringify(name.slice(0, 140))})`);
   }
-  if (SHELL_RESET_NAMES.includes(name)) {
-    throw new AppError("bad_request", `${name} cannot be a secret: the shell that puts a call in its cgroups sets ${name} itself, so a skill would never see the value`);
-  }
-  if (REFUSED_NAMES.has(name) || REFUSED_PREFIXES.some((prefix) => name.startsWith(prefix))) {
-    throw new AppError("bad_request", `${name} cannot be a secret: it is one of the console's own secrets or changes how programs run, not what they are given`);
-  }
+  const refusal = secretNameRefusal(name);
+  if (refusal !== null) throw new AppError("bad_request", refusal);
 }
 
 /** Throws AppError bad_request, never quoting the value, when `value` cannot be a secret's value. */

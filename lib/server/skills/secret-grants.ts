@@ -1,4 +1,5 @@
 import type { SecretGrants } from "../secrets/secret-store";
+import { secretNameRefusal } from "../secrets/secret-names";
 import { folderOfSkill, type RegisteredSkill } from "./registered-skill";
 
 /**
@@ -16,8 +17,8 @@ export function missingSecretsReason(missing: readonly string[]): string {
  * A skill as the registry offers it once the secrets are known (DESIGN.md "Skill secrets"): its
  * `secretsGiven` (the secrets given to it in the folder it lives in, whatever it declares) and, for a
  * skill whose `secretsNeeded` (a native skill's `requires.env` / `primaryEnv`) are not all given,
- * `available` false with the reason (after the loader's own reason when it had one): missingSecretsReason,
- * or, for a secret given to a skill of this name in another folder (one that took the name from another
+ * `available` false with the reason (after the loader's own reason when it had one): missingSecretsReason;
+ * for a name no secret may have (secretNameRefusal: IFS, PATH, LD_…), that refusal; or, for a secret given to a skill of this name in another folder (one that took the name from another
  * root), a reason naming both folders. A variable of the same name in the console's environment never
  * counts. Returns the skill itself when nothing changes. Pure.
  */
@@ -29,6 +30,8 @@ export function withSecretGrants(skill: RegisteredSkill, grants: SecretGrants): 
   const missing = skill.secretsNeeded.filter((name) => !given.includes(name));
   if (given.length === 0 && missing.length === 0) return skill;
   const reasons = missing.map((name) => {
+    const refusal = secretNameRefusal(name);
+    if (refusal !== null) return `needs ${name}, which no secret can give it: ${refusal}`;
     const other = elsewhere.find((grant) => grant.secret === name);
     return other ? secretElsewhereReason(name, skill.name, other.folder, folder) : null;
   });
