@@ -41,6 +41,7 @@ const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KE
 export function useGroupCommit(database: Database.Database, walPath: string): void {
   database.pragma("synchronous = NORMAL");
   state.database = database;
+  // Joined by nobody any more: its mark was counted on the previous connection (startSync).
   state.runningMark = null;
   state.syncedMark = -1;
   if (state.walPath !== walPath) {
@@ -100,9 +101,12 @@ async function syncWal(): Promise<void> {
 
 function startSync(): Promise<void> {
   const mark = changeMark();
+  // A mark counts on the connection it was read from: an fsync that ends after a reconnect (whose new
+  // connection counts from 0 again) must not vouch for the new one's changes.
+  const database = state.database;
   const sync: Promise<void> = syncWal()
     .then(() => {
-      if (mark !== null && mark > state.syncedMark) state.syncedMark = mark;
+      if (mark !== null && state.database === database && mark > state.syncedMark) state.syncedMark = mark;
     })
     .finally(() => {
       if (state.running === sync) {

@@ -8,7 +8,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dbReady, openSqliteConnection } from "@/lib/server/db";
-import { durable } from "@/lib/server/db-durability";
+import Database from "better-sqlite3";
+import { durable, useGroupCommit } from "@/lib/server/db-durability";
 import { startTestApiServer, type TestApiServer } from "../helpers/api-server";
 import { setUpTestConsole, type TestConsole } from "../helpers/test-console";
 
@@ -97,6 +98,34 @@ describe("group commit", () => {
       expect(syncs.length).toBe(3);
     } finally {
       if (database.inTransaction) database.prepare("ROLLBACK").run();
+      FileHandle.prototype.sync = realSync;
+    }
+  });
+
+  it("does not let an fsync that ends after a reconnect vouch for the new connection's changes (its count starts again at 0)", async () => {
+    const syncs: number[] = [];
+    FileHandle.prototype.sync = async function (this: { fd: number }) {
+      syncs.push(performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await realSync.call(this);
+    };
+    const original = openSqliteConnection()!.database;
+    const walPath = `${testConsole.databaseFile}-wal`;
+    const insert = `INSERT INTO "AuditEvent" ("at", "action", "actor", "details") VALUES (?, 'test.group_commit', 'test', '{}')`;
+    const reconnected = new Database(testConsole.databaseFile);
+    try {
+      for (let i = 0; i < 5; i++) original.prepare(insert).run(Date.now());
+      const before = durable();
+      // The console's connection is replaced while that fsync runs; the new one writes one row (total_changes 1).
+      useGroupCommit(reconnected, walPath);
+      await before;
+      reconnected.prepare(insert).run(Date.now());
+      const count = syncs.length;
+      await durable();
+      expect(syncs.length).toBe(count + 1);
+    } finally {
+      useGroupCommit(original, walPath);
+      reconnected.close();
       FileHandle.prototype.sync = realSync;
     }
   });
