@@ -22,6 +22,7 @@ const ONCE_ONLY = [
   "tests/scripts/prisma-client-staleness.test.ts",
   "tests/scripts/server-environment.test.ts",
   "tests/native/bundled-native-skills.test.ts",
+  "tests/attack/validation-pipeline-storm.test.ts",
   "tests/native/loader-frontmatter.test.ts",
   "tests/api/api-router.test.ts",
   "tests/attack/disk-cleaner-race.test.ts",
