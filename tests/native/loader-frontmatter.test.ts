@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { MAX_FOLDER_ENTRIES } from "@/lib/server/skills/native/list-resources";
 import { loadNativeSkills } from "@/lib/server/skills/native/native-loader";
 import { parseSkillMarkdown } from "@/lib/server/skills/native/parse-skill-markdown";
 import type { NativeSkill } from "@/lib/server/skills/registered-skill";
@@ -274,6 +275,21 @@ describe("awkward real-world frontmatter", () => {
       [big, `parse: file is ${size} bytes, larger than the 1048576-byte limit of a SKILL.md`],
       [bigMatter, `parse: frontmatter is ${Buffer.byteLength(`name: big-matter\ndescription: d\nfiller: ${"y".repeat(70 * 1024)}`)} bytes, larger than the 65536-byte limit`],
     ]);
+  });
+
+  it("bounds what one folder may cost: a resource folder of more than MAX_FOLDER_ENTRIES names is not listed, a skill folder of more fails, each with the reason", async () => {
+    writeRaw("ops", "wide", "---\nname: wide\ndescription: d\n---\nbody\n");
+    const scripts = path.join(root, "ops", "wide", "scripts");
+    fs.mkdirSync(scripts);
+    for (let i = 0; i <= MAX_FOLDER_ENTRIES; i++) fs.writeFileSync(path.join(scripts, `s${i}.sh`), "");
+    fs.writeFileSync(path.join(root, "ops", "wide", "notes.md"), "n");
+    const crowded = writeRaw("ops", "crowded", "---\nname: crowded\ndescription: d\n---\nbody\n");
+    for (let i = 0; i < MAX_FOLDER_ENTRIES; i++) fs.writeFileSync(path.join(path.dirname(crowded), `f${i}`), "");
+    const { skills, report } = await load();
+    expect(skills.map((skill) => [skill.name, skill.resources.scripts.length, skill.resources.other, skill.warnings])).toEqual([
+      ["wide", 0, ["notes.md"], [`scripts/ holds more than ${MAX_FOLDER_ENTRIES} entries; its files are not listed`]],
+    ]);
+    expect(report.failed.map((entry) => [entry.path, entry.reason])).toEqual([[path.dirname(crowded), `parse: the folder holds more than ${MAX_FOLDER_ENTRIES} entries`]]);
   });
 
   it("never picks gray-matter's javascript engine from the opening fence", () => {

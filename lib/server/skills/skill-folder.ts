@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import fs, { type Stats } from "node:fs";
 import path from "node:path";
+import { WorkSlices } from "./work-slices";
 
 /**
  * Bounds of a skill folder the console will bind a call to (DESIGN.md "Workers and the sandbox": the
@@ -38,27 +39,9 @@ export interface SkillFolderContent {
 /** A skill folder that cannot be hashed: too big, too deep, a FIFO or device inside, or unreadable. */
 export class SkillFolderError extends Error {}
 
-/**
- * Longest stretch, in ms, the walk runs synchronous file-system calls before it yields to the event
- * loop. A small skill folder (the usual case: a manifest and a script or two) is read in one slice,
- * without the dozen thread-pool round trips an asynchronous walk costs per call (~1.5 ms of waiting
- * on every call's path, twice: on the console and on the worker); a large one never holds the event
- * loop longer than about this, plus one system call.
- */
-const SLICE_MS = 4;
 /** Largest read of one system call, in bytes: a large file is read in pieces, yielding between slices. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-/** Yields to the event loop once the current slice of synchronous work has run SLICE_MS. */
-class Slices {
-  private started = performance.now();
-
-  async check(): Promise<void> {
-    if (performance.now() - this.started < SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.started = performance.now();
-  }
-}
 
 /**
  * Reads a skill folder for its digest and, with `keepBytes`, for a snapshot of exactly the hashed bytes
@@ -78,7 +61,7 @@ class Slices {
 export async function readSkillFolder(folder: string, options: { keepBytes?: boolean | ((relative: string) => boolean); limits?: SkillFolderLimits } = {}): Promise<SkillFolderContent> {
   const limits = options.limits ?? DEFAULT_SKILL_FOLDER_LIMITS;
   const keep = typeof options.keepBytes === "function" ? options.keepBytes : () => options.keepBytes === true;
-  const slices = new Slices();
+  const slices = new WorkSlices();
   const entries: SkillFolderEntry[] = [];
   let bytes = 0;
   // Every folder is read through a descriptor opened O_NOFOLLOW on it, and everything in it is named
@@ -194,7 +177,7 @@ async function readRegularFile(
   folder: string,
   budget: { maxBytes: number; used: number },
   keepBytes: boolean,
-  slices: Slices,
+  slices: WorkSlices,
 ): Promise<Extract<SkillFolderEntry, { kind: "file" }>> {
   const tooMuch = () => new SkillFolderError(`${folder} holds more than ${budget.maxBytes} bytes of files (SKILL_FOLDER_MAX_BYTES): too much to bind a call to`);
   let fd: number;

@@ -9,6 +9,8 @@ import { runScriptSchema, scriptNames } from "./run-script-schema";
 import { highestClass, readClassWord } from "./skill-class-words";
 import { missingInstructionPaths, MAX_MISSING_PATH_WARNINGS } from "./instruction-paths";
 import { specDeviations } from "./spec-deviations";
+import { WorkSlices } from "../work-slices";
+import type { Dirent } from "node:fs";
 
 /** Everything buildNativeSkill needs about one SKILL.md that parsed. */
 export interface NativeSkillSource {
@@ -30,6 +32,10 @@ export interface NativeSkillSource {
   root: string;
   defaultTimeoutSeconds: number;
   probe: HostProbe;
+  /** The scan's slices of synchronous work (work-slices.ts): listing a large folder yields through them; default a slice of its own. */
+  slices?: WorkSlices;
+  /** The skill folder's entries, when the loader read them already (listResources reads them otherwise). */
+  folderEntries?: readonly Dirent[];
 }
 
 function describe(value: unknown): string {
@@ -163,7 +169,7 @@ export async function buildNativeSkill(
   const sandbox = parseSandboxDeclaration(frontmatter.sandbox);
   if (!sandbox.ok) warnings.push(`${sandbox.message}; the skill cannot run until it is fixed`);
   const unavailable = sandbox.ok ? unavailableReason(requirements, source.probe) : `its sandbox declaration is invalid: ${sandbox.message}`;
-  const resources = await listResources(source.skillDir, source.skillFile, path.basename(source.sourcePath), warnings);
+  const resources = await listResources(source.skillDir, source.skillFile, path.basename(source.sourcePath), warnings, source.slices, source.folderEntries ?? null);
   // A SKILL.md deeper in the folder (a bundle's sub-skill) is not a skill of its own: said, not hidden.
   for (const nested of RESOURCE_LISTS.flatMap((list) => resources[list]).filter((file) => file.includes("/") && path.posix.basename(file).toLowerCase() === "skill.md")) {
     warnings.push(`${nested} is a SKILL.md inside this skill's folder: nested skills are not loaded (it is served as one of this skill's files)`);

@@ -1,13 +1,14 @@
-import { constants as fsConstants, type Dirent } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { constants as fsConstants, type Dirent } from "node:fs";
 import path from "node:path";
 import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
 import { isUnderRoot, resolveRoot } from "../allowlist-roots";
 import { createLoaderLog, describeFsError, loaderLine, type LoaderLog } from "../loader-log";
 import type { NativeSkill } from "../registered-skill";
 import { compareNames } from "../walk-manifests";
+import { WorkSlices } from "../work-slices";
 import { buildNativeSkill } from "./build-native-skill";
 import { createHostProbe, type HostProbe } from "./host-requirements";
+import { MAX_FOLDER_ENTRIES, readFolderEntries } from "./list-resources";
 import { MAX_SKILL_FILE_BYTES, parseSkillMarkdown } from "./parse-skill-markdown";
 import { specDeviations } from "./spec-deviations";
 
@@ -43,9 +44,18 @@ type Examined =
   | { outcome: "failed"; path: string; name: string | null; reason: string; line: string; warnings: string[]; specDeviations?: string[] }
   | { outcome: "built"; skill: NativeSkill };
 
-async function sortedEntries(dir: string, log: LoaderLog): Promise<Dirent[] | null> {
+/** Whether `link` (a symbolic link the walk found) leads to a folder: such a link is reported as not followed. */
+function isFolderBehindLink(link: string): boolean {
   try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return fs.statSync(link, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function sortedEntries(dir: string, log: LoaderLog): Dirent[] | null {
+  try {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
     return entries.sort((a, b) => compareNames(a.name, b.name));
   } catch (error) {
     log.write(loaderLine.unreadableDirectory(dir, describeFsError(error)));
@@ -55,28 +65,38 @@ async function sortedEntries(dir: string, log: LoaderLog): Promise<Dirent[] | nu
 
 // Reads a SKILL.md whose realpath is known to be inside the skill folder: opened without following a
 // final symlink and without blocking on a FIFO, checked to be a regular file of at most 1 MiB on the fd.
-async function readSkillFile(realFile: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
-  let handle: fs.FileHandle;
+function readSkillFile(realFile: string): { ok: true; bytes: Buffer } | { ok: false; message: string } {
+  let fd: number;
   try {
-    handle = await fs.open(realFile, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    fd = fs.openSync(realFile, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch (error) {
     return { ok: false, message: `cannot be opened: ${describeFsError(error)}` };
   }
   try {
-    const stat = await handle.stat();
+    const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return { ok: false, message: "is not a regular file" };
     if (stat.size > MAX_SKILL_FILE_BYTES) return { ok: false, message: `file is ${stat.size} bytes, larger than the ${MAX_SKILL_FILE_BYTES}-byte limit of a SKILL.md` };
-    const buffer = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
+    // Sized by the stat, one byte over to see a file that grew since; grown (doubling) up to the limit
+    // when it did. Not a 1 MiB buffer per file: 10,000 of them made a cold scan spend a quarter of
+    // its time zero-filling and collecting them.
+    let buffer = Buffer.allocUnsafe(stat.size + 1);
     let length = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (length === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, MAX_SKILL_FILE_BYTES + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      const bytesRead = fs.readSync(fd, buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length > MAX_SKILL_FILE_BYTES) return { ok: false, message: `file is larger than the ${MAX_SKILL_FILE_BYTES}-byte limit of a SKILL.md` };
     }
     return { ok: true, bytes: buffer.subarray(0, length) };
+  } catch (error) {
+    return { ok: false, message: `cannot be read: ${describeFsError(error)}` };
   } finally {
-    await handle.close().catch(() => undefined);
+    fs.closeSync(fd);
   }
 }
 
@@ -92,39 +112,44 @@ const DEEPER_LOOKS = 100;
  * one level too deep, `<category>/<pack>/<skill>/SKILL.md`), is reported as skipped with the reason,
  * rather than left out silently; anything else is ignored. Never throws.
  */
-async function lookalikeSkill(folderPath: string, folder: string, names: readonly Dirent[]): Promise<Examined> {
-  const deeper = await deeperSkillFile(folderPath, names);
+function lookalikeSkill(folderPath: string, folder: string, names: readonly Dirent[]): Examined {
+  const deeper = deeperSkillFile(folderPath, names);
   if (deeper) return { outcome: "skipped", path: deeper, reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits a level deeper`, warnings: [] };
   return lookalikeFile(folderPath, folder, names);
 }
 
 /** The first SKILL.md (any case) in a non-hidden, non-symlinked sub-folder of `folderPath` (at most DEEPER_LOOKS looked into), or null. */
-async function deeperSkillFile(folderPath: string, names: readonly Dirent[]): Promise<string | null> {
+function deeperSkillFile(folderPath: string, names: readonly Dirent[]): string | null {
   let looked = 0;
   for (const entry of names) {
     if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
     if (++looked > DEEPER_LOOKS) return null;
-    const inner = await fs.readdir(path.join(folderPath, entry.name)).catch(() => [] as string[]);
+    let inner: string[];
+    try {
+      inner = fs.readdirSync(path.join(folderPath, entry.name));
+    } catch {
+      inner = [];
+    }
     const found = inner.filter(isSkillFileName).sort(compareNames)[0];
     if (found) return path.join(folderPath, entry.name, found);
   }
   return null;
 }
 
-async function lookalikeFile(folderPath: string, folder: string, names: readonly Dirent[]): Promise<Examined> {
+function lookalikeFile(folderPath: string, folder: string, names: readonly Dirent[]): Examined {
   for (const entry of names) {
     const lower = entry.name.toLowerCase();
     if (!entry.isFile() || (lower !== "skills.md" && lower !== `${folder.toLowerCase()}.md`)) continue;
     const file = path.join(folderPath, entry.name);
     let head = "";
     try {
-      const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+      const fd = fs.openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
       try {
         const buffer = Buffer.alloc(LOOKALIKE_SNIFF_BYTES);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        const bytesRead = fs.readSync(fd, buffer, 0, buffer.length, 0);
         head = buffer.subarray(0, bytesRead).toString("utf8");
       } finally {
-        await handle.close().catch(() => undefined);
+        fs.closeSync(fd);
       }
     } catch {
       continue;
@@ -142,11 +167,19 @@ async function examineSkillFolder(
   rootReal: string,
   category: string,
   folder: string,
-  options: { defaultTimeoutSeconds: number; probe: HostProbe; log: LoaderLog },
+  options: { defaultTimeoutSeconds: number; probe: HostProbe; log: LoaderLog; slices: WorkSlices },
 ): Promise<Examined> {
   const folderPath = path.join(rootReal, category, folder);
-  const names = await sortedEntries(folderPath, options.log);
-  if (!names) return { outcome: "ignored" };
+  let names: Dirent[];
+  try {
+    const read = await readFolderEntries(folderPath, options.slices);
+    // A folder of more names than any skill holds is reported, not read on (a bounded read and sort).
+    if (read === null) return { outcome: "failed", path: folderPath, name: null, reason: `parse: the folder holds more than ${MAX_FOLDER_ENTRIES} entries`, line: loaderLine.parse(folderPath, `the folder holds more than ${MAX_FOLDER_ENTRIES} entries`), warnings: [] };
+    names = read.sort((a, b) => compareNames(a.name, b.name));
+  } catch (error) {
+    options.log.write(loaderLine.unreadableDirectory(folderPath, describeFsError(error)));
+    return { outcome: "ignored" };
+  }
   const warnings: string[] = [];
   // Entries are in byte order, so SKILL.md (uppercase sorts first) wins over skill.md and Skill.md.
   const spellings = names.filter((entry) => isSkillFileName(entry.name)).map((entry) => entry.name);
@@ -169,13 +202,16 @@ async function examineSkillFolder(
   let skillDir: string;
   let skillFile: string;
   try {
-    skillDir = await fs.realpath(folderPath);
-    skillFile = await fs.realpath(sourcePath);
+    skillDir = fs.realpathSync.native(folderPath);
+    // A SKILL.md the folder lists as a regular file is its own realpath within it (readSkillFile opens
+    // it with O_NOFOLLOW, so one swapped for a link since fails there); only a link is resolved.
+    const listed = names.find((item) => item.name === fileName);
+    skillFile = listed && !listed.isSymbolicLink() ? path.join(skillDir, fileName) : fs.realpathSync.native(sourcePath);
   } catch (error) {
     return fail(`cannot be resolved: ${describeFsError(error)}`, "parse");
   }
   if (!isUnderRoot(skillDir, skillFile)) return fail(`${fileName} is a symbolic link leading outside the skill folder`, "parse");
-  const read = await readSkillFile(skillFile);
+  const read = readSkillFile(skillFile);
   if (!read.ok) return fail(read.message, "parse");
   const parsed = parseSkillMarkdown(read.bytes);
   if (!parsed.ok) {
@@ -194,6 +230,8 @@ async function examineSkillFolder(
     root: rootReal,
     defaultTimeoutSeconds: options.defaultTimeoutSeconds,
     probe: options.probe,
+    slices: options.slices,
+    folderEntries: names,
   });
   if (!built.ok) {
     return {
@@ -262,64 +300,94 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
       skipped.push(entry(at, name, reason, warnings));
     };
 
-    for (const categoryEntry of (await sortedEntries(rootReal, log)) ?? []) {
+    // In walk order: what the walk itself decided (a misplaced file, a symlinked folder), and the skill
+    // folders to examine. Each folder is read with synchronous calls — a dozen thread-pool round trips
+    // per folder made a cold scan of 10,000 skills spend most of its time waiting on them — and the
+    // walk yields to the event loop every SLICE_MS (work-slices.ts). Each examination logs into its own
+    // buffer, written out as it is registered.
+    type Step = { kind: "skip"; at: string; reason: string } | { kind: "examine"; category: string; folder: string; folderPath: string };
+    const steps: Step[] = [];
+    const walkSlices = new WorkSlices();
+    for (const categoryEntry of sortedEntries(rootReal, log) ?? []) {
       if (categoryEntry.name.startsWith(".")) continue;
       if (!categoryEntry.isDirectory() && isSkillFileName(categoryEntry.name)) {
-        skip(path.join(rootReal, categoryEntry.name), null, `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the skills path`);
+        steps.push({ kind: "skip", at: path.join(rootReal, categoryEntry.name), reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the skills path` });
         continue;
       }
       const categoryPath = path.join(rootReal, categoryEntry.name);
       if (categoryEntry.isSymbolicLink()) {
-        if ((await fs.stat(categoryPath).catch(() => null))?.isDirectory()) skip(categoryPath, null, "category folder is a symbolic link; not followed");
+        if (isFolderBehindLink(categoryPath)) steps.push({ kind: "skip", at: categoryPath, reason: "category folder is a symbolic link; not followed" });
         continue;
       }
       if (!categoryEntry.isDirectory()) continue;
-      const skillEntries = (await sortedEntries(categoryPath, log)) ?? [];
+      await walkSlices.check();
+      const skillEntries = sortedEntries(categoryPath, log) ?? [];
       const misplaced = skillEntries.find((item) => isSkillFileName(item.name));
       if (misplaced) {
-        skip(path.join(categoryPath, misplaced.name), null, `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the category folder`);
+        steps.push({ kind: "skip", at: path.join(categoryPath, misplaced.name), reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the category folder` });
       }
       for (const skillEntry of skillEntries) {
         if (skillEntry.name.startsWith(".")) continue;
         const folderPath = path.join(categoryPath, skillEntry.name);
         if (skillEntry.isSymbolicLink()) {
-          if ((await fs.stat(folderPath).catch(() => null))?.isDirectory()) skip(folderPath, null, "skill folder is a symbolic link; not followed");
+          if (isFolderBehindLink(folderPath)) steps.push({ kind: "skip", at: folderPath, reason: "skill folder is a symbolic link; not followed" });
           continue;
         }
         if (!skillEntry.isDirectory()) continue;
-        let examined: Examined;
-        try {
-          examined = await examineSkillFolder(rootReal, categoryEntry.name, skillEntry.name, { defaultTimeoutSeconds: opts.defaultTimeoutSeconds, probe, log });
-        } catch (error) {
-          const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-          examined = { outcome: "failed", path: folderPath, name: null, reason: `parse: ${message}`, line: loaderLine.parse(folderPath, message), warnings: [] };
-        }
-        if (examined.outcome === "ignored") continue;
-        if (examined.outcome === "skipped") {
-          skip(examined.path, null, examined.reason, examined.warnings);
-          continue;
-        }
-        if (examined.outcome === "failed") {
-          log.write(examined.line);
-          failed.push(entry(examined.path, examined.name, examined.reason, examined.warnings, examined.specDeviations));
-          continue;
-        }
-        const { skill } = examined;
-        if (taken.has(skill.name)) {
-          const holder = firstSeen.get(skill.name);
-          log.write(loaderLine.duplicate(skill.name, skill.source.path));
-          skipped.push(
-            entry(skill.source.path, skill.name, holder ? `name already registered from ${holder}` : "name already taken by a subprocess skill (subprocess skills load first)", skill.warnings, skill.specDeviations),
-          );
-          continue;
-        }
-        taken.add(skill.name);
-        firstSeen.set(skill.name, skill.source.path);
-        skills.push(skill);
-        log.write(loaderLine.registeredNative(skill.name, skill.source.path));
-        for (const warning of skill.warnings) log.write(loaderLine.warning(skill.name, skill.source.path, warning));
-        registered.push(entry(skill.source.path, skill.name, null, skill.warnings, skill.specDeviations));
+        steps.push({ kind: "examine", category: categoryEntry.name, folder: skillEntry.name, folderPath });
       }
+    }
+
+    const examinedAt: Array<{ examined: Examined; lines: string[] } | undefined> = new Array(steps.length);
+    const slices = new WorkSlices();
+    for (const [at, step] of steps.entries()) {
+      if (step.kind !== "examine") continue;
+      const lines: string[] = [];
+      const ownLog: LoaderLog = { lines, write: (line) => void lines.push(line) };
+      let examined: Examined;
+      try {
+        examined = await examineSkillFolder(rootReal, step.category, step.folder, { defaultTimeoutSeconds: opts.defaultTimeoutSeconds, probe, log: ownLog, slices });
+      } catch (error) {
+        const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+        examined = { outcome: "failed", path: step.folderPath, name: null, reason: `parse: ${message}`, line: loaderLine.parse(step.folderPath, message), warnings: [] };
+      }
+      examinedAt[at] = { examined, lines };
+      await slices.check();
+    }
+
+    for (const [at, step] of steps.entries()) {
+      if (at % 256 === 255) await slices.check();
+      if (step.kind === "skip") {
+        skip(step.at, null, step.reason);
+        continue;
+      }
+      const { examined, lines } = examinedAt[at]!;
+      for (const line of lines) log.write(line);
+      if (examined.outcome === "ignored") continue;
+      if (examined.outcome === "skipped") {
+        skip(examined.path, null, examined.reason, examined.warnings);
+        continue;
+      }
+      if (examined.outcome === "failed") {
+        log.write(examined.line);
+        failed.push(entry(examined.path, examined.name, examined.reason, examined.warnings, examined.specDeviations));
+        continue;
+      }
+      const { skill } = examined;
+      if (taken.has(skill.name)) {
+        const holder = firstSeen.get(skill.name);
+        log.write(loaderLine.duplicate(skill.name, skill.source.path));
+        skipped.push(
+          entry(skill.source.path, skill.name, holder ? `name already registered from ${holder}` : "name already taken by a subprocess skill (subprocess skills load first)", skill.warnings, skill.specDeviations),
+        );
+        continue;
+      }
+      taken.add(skill.name);
+      firstSeen.set(skill.name, skill.source.path);
+      skills.push(skill);
+      log.write(loaderLine.registeredNative(skill.name, skill.source.path));
+      for (const warning of skill.warnings) log.write(loaderLine.warning(skill.name, skill.source.path, warning));
+      registered.push(entry(skill.source.path, skill.name, null, skill.warnings, skill.specDeviations));
     }
   } catch (error) {
     // A bug here must not block start-up: report what was loaded so far.
