@@ -21,6 +21,19 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   return { ...patched, default: patched };
 });
 
+// The walk lists folders with readdirSync (walk-manifests.ts): the same refusal there.
+vi.mock("node:fs", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs")>();
+  const readdirSync = ((target: fs.PathLike, options?: unknown) => {
+    if (path.basename(String(target)) === "locked") {
+      throw Object.assign(new Error(`EACCES: permission denied, scandir '${String(target)}'`), { code: "EACCES", syscall: "scandir", path: String(target) });
+    }
+    return (actual.readdirSync as (p: fs.PathLike, o?: unknown) => unknown)(target, options);
+  }) as typeof actual.readdirSync;
+  const patched = { ...actual, readdirSync };
+  return { ...patched, default: patched };
+});
+
 describe("subprocess loader: unreadable folders", () => {
   it("logs and skips an unreadable sub-directory and goes on with its siblings", async () => {
     const root = makeTempDir();

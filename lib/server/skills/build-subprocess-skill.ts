@@ -1,4 +1,4 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 import { emptyArgsSchema, type SkillManifest } from "@/lib/validation/manifest-schema";
 import { parseSandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
@@ -11,14 +11,14 @@ export type BuildResult = { ok: true; skill: SubprocessSkill } | { ok: false; me
 /** Category of a subprocess skill whose manifest names none (seed 000). */
 export const DEFAULT_CATEGORY = "external";
 
-async function checkEntry(entry: string, manifestDir: string, root: UsableRoot): Promise<{ ok: true; entryPath: string } | { ok: false; message: string }> {
+function checkEntry(entry: string, manifestDir: string, root: UsableRoot): { ok: true; entryPath: string } | { ok: false; message: string } {
   const escapes = (where: string) => ({ ok: false as const, message: `entry ${where} escapes allowlist root ${root.real}` });
   const resolved = path.resolve(manifestDir, entry);
   // Lexically first: `../x` and absolute entries outside the root are refused before touching the disk.
   if (!isUnderRoot(root.real, resolved) && !isUnderRoot(root.given, resolved)) return escapes(resolved);
   let real: string;
   try {
-    real = await fs.realpath(resolved);
+    real = fs.realpathSync.native(resolved);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, message: `entry ${resolved} does not exist` };
@@ -27,12 +27,12 @@ async function checkEntry(entry: string, manifestDir: string, root: UsableRoot):
   }
   if (!isUnderRoot(root.real, real)) return escapes(real);
   try {
-    if (!(await fs.stat(real)).isFile()) return { ok: false, message: `entry ${real} is not a regular file` };
+    if (!fs.statSync(real).isFile()) return { ok: false, message: `entry ${real} is not a regular file` };
   } catch {
     return { ok: false, message: `entry ${real} does not exist` };
   }
   try {
-    await fs.access(real, fs.constants.X_OK);
+    fs.accessSync(real, fs.constants.X_OK);
   } catch {
     return { ok: false, message: `entry ${real} is not executable` };
   }
@@ -60,7 +60,7 @@ export async function buildSubprocessSkill(
   const workingDirectory = path.dirname(manifestPath);
   const sandbox = parseSandboxDeclaration(manifest.sandbox);
   if (!sandbox.ok) return { ok: false, message: sandbox.message };
-  const entry = await checkEntry(manifest.entry, workingDirectory, root);
+  const entry = checkEntry(manifest.entry, workingDirectory, root);
   if (!entry.ok) return entry;
   return {
     ok: true,

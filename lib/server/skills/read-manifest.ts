@@ -1,5 +1,4 @@
-import { constants as fsConstants } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { constants as fsConstants } from "node:fs";
 import { checkManifest, type ManifestCheck } from "@/lib/validation/manifest-schema";
 import { isUnderRoot } from "./allowlist-roots";
 import { describeFsError } from "./loader-log";
@@ -16,11 +15,11 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
  * /proc/self/fd/<fd> (where /proc is missing, the O_NOFOLLOW open is the only guard). Returns the
  * text or the reason it may not be read.
  */
-async function readOpenedManifest(file: string, root: string): Promise<{ text: string } | { problem: string }> {
-  let handle: fs.FileHandle;
+function readOpenedManifest(file: string, root: string): { text: string } | { problem: string } {
+  let fd: number;
   try {
     // O_NONBLOCK: a FIFO swapped in must not block the scan; O_NOFOLLOW: a symlink swapped in fails (ELOOP).
-    handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    fd = fs.openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ELOOP") return { problem: "became a symlink after the walk; not followed" };
@@ -29,12 +28,12 @@ async function readOpenedManifest(file: string, root: string): Promise<{ text: s
   try {
     let opened: string | null = null;
     try {
-      opened = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+      opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
     } catch {
       opened = null;
     }
     if (opened !== null && !isUnderRoot(root, opened)) return { problem: `manifest ${opened} escapes allowlist root ${root}` };
-    const stat = await handle.stat();
+    const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return { problem: "not a regular file" };
     if (stat.size > MAX_MANIFEST_BYTES) return { problem: `larger than ${MAX_MANIFEST_BYTES} bytes` };
     // Sized by the file (a 1 MiB buffer per manifest cost a scan of 10,000 skills ~10 GiB of zeroing),
@@ -48,7 +47,7 @@ async function readOpenedManifest(file: string, root: string): Promise<{ text: s
         buffer.copy(grown, 0, 0, length);
         buffer = grown;
       }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      const bytesRead = fs.readSync(fd, buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
@@ -57,7 +56,7 @@ async function readOpenedManifest(file: string, root: string): Promise<{ text: s
   } catch (error) {
     return { problem: `cannot read: ${describeFsError(error)}` };
   } finally {
-    await handle.close().catch(() => undefined);
+    fs.closeSync(fd);
   }
 }
 
@@ -70,7 +69,8 @@ async function readOpenedManifest(file: string, root: string): Promise<{ text: s
  * and quoted in a parse error). A UTF-8 byte-order mark is tolerated; the JSON must parse and pass
  * checkManifest. Never throws. Returns checkManifest's result, or `{ ok: false, message, name: null }`
  * where message is the JSON.parse message or the file problem — the `<message>` of the seed's
- * `skill loader: parse <path>: <message>` line.
+ * `skill loader: parse <path>: <message>` line. Synchronous file-system calls (the loader yields
+ * between manifests: work-slices.ts).
  */
 export async function readManifest(found: FoundManifest, root: string): Promise<ManifestCheck> {
   const fail = (message: string): ManifestCheck => ({ ok: false, message, name: null });
@@ -78,13 +78,13 @@ export async function readManifest(found: FoundManifest, root: string): Promise<
   let file = found.path;
   if (found.kind === "symlink") {
     try {
-      file = await fs.realpath(found.path);
+      file = fs.realpathSync.native(found.path);
     } catch (error) {
       return fail(`cannot read: ${describeFsError(error)}`);
     }
     if (!isUnderRoot(root, file)) return fail(`manifest ${file} escapes allowlist root ${root}`);
   }
-  const read = await readOpenedManifest(file, root);
+  const read = readOpenedManifest(file, root);
   if ("problem" in read) return fail(read.problem);
   const text = read.text;
   let value: unknown;

@@ -5,6 +5,7 @@ import { createLoaderLog, loaderLine, type LoaderLog } from "./loader-log";
 import { readManifest } from "./read-manifest";
 import type { SubprocessSkill } from "./registered-skill";
 import { DEFAULT_WALK_LIMITS, walkManifests, type FoundManifest, type WalkLimits } from "./walk-manifests";
+import { WorkSlices } from "./work-slices";
 
 /** Options of one subprocess loader scan. */
 export interface SubprocessLoaderOptions {
@@ -23,9 +24,6 @@ export interface SubprocessLoadResult {
   skills: SubprocessSkill[];
   report: LoaderReport;
 }
-
-/** How many manifests are read, parsed and built at once (their outcomes are still taken in walk order). */
-export const MANIFEST_CONCURRENCY = 16;
 
 type Outcome =
   | { stage: "parse"; message: string; name: string | null }
@@ -51,9 +49,9 @@ async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTi
  * parse it (`parse` line on failure), build the skill (`build` line on failure), skip it when its name
  * is already registered or in `opts.taken` (first wins, `already registered, skipping` line), else
  * register it (`registered subprocess skill` line, then one `warning` line per manifest warning, such
- * as an unknown field). Up to MANIFEST_CONCURRENCY manifests are read, parsed and built at once, but
- * each is registered or skipped, and its lines logged, in walk order after every earlier one, so the
- * skills, the "first wins" choice and the log are exactly those of a one-by-one scan. Per-manifest
+ * as an unknown field). A root's manifests are all read, parsed and built (synchronous calls, yielding
+ * to the event loop every SLICE_MS) before each is registered or skipped, and its lines logged, in walk
+ * order, so the skills, the "first wins" choice and the log are exactly those of a one-by-one scan. Per-manifest
  * failures never stop the scan and the
  * function never throws, so start-up is never blocked. Takes the roots as configured (absolute paths)
  * and the options; returns the skills and a LoaderReport whose `count` is the number registered and
@@ -104,25 +102,23 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
     rootReport.push(rootEntry);
     if (!root) continue;
     scanned.push(root);
-    // Manifests being examined and the walk's own log lines, in walk order: each is settled (logged,
-    // registered or skipped) only once everything before it is, so the outcome and the log are those
-    // of a one-by-one scan while up to MANIFEST_CONCURRENCY manifests are read, parsed and built at once.
-    const queue: ({ line: string } | { found: FoundManifest; outcome: Promise<Outcome> })[] = [];
-    let inFlight = 0;
-    const settleHead = async () => {
-      const head = queue.shift()!;
-      if ("line" in head) return log.write(head.line);
-      inFlight--;
-      settle(head.found, root, await head.outcome);
-    };
+    // The walk's lines and each manifest's outcome, in walk order: every manifest of the root is read,
+    // parsed and built first (synchronous file-system calls, yielding every SLICE_MS: work-slices.ts),
+    // then each is settled (logged, registered or skipped) in that order, so the outcome and the log
+    // are those of a one-by-one scan.
+    const slices = new WorkSlices();
+    const queue: ({ line: string } | { found: FoundManifest; outcome: Outcome })[] = [];
     // The walk's lines wait in the queue behind the manifests found before them (its `lines` stays empty).
     const walkLog: LoaderLog = { lines: [], write: (line) => void queue.push({ line }) };
-    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS)) {
-      queue.push({ found, outcome: examineManifest(found, root, opts.defaultTimeoutSeconds) });
-      inFlight++;
-      while (inFlight >= MANIFEST_CONCURRENCY) await settleHead();
+    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices)) {
+      queue.push({ found, outcome: await examineManifest(found, root, opts.defaultTimeoutSeconds) });
+      await slices.check();
     }
-    while (queue.length > 0) await settleHead();
+    for (const [index, item] of queue.entries()) {
+      if (index % 256 === 255) await slices.check();
+      if ("line" in item) log.write(item.line);
+      else settle(item.found, root, item.outcome);
+    }
   }
 
   return {

@@ -1,7 +1,7 @@
-import type { Dirent } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { describeFsError, loaderLine, type LoaderLog } from "./loader-log";
+import { WorkSlices } from "./work-slices";
 
 /** File name of a subprocess skill manifest (seed 000). */
 export const MANIFEST_FILE = "skill.json";
@@ -30,15 +30,12 @@ export function compareNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-/** How many sibling folders' listings the walk reads ahead of the one it is in (see walkManifests). */
-export const WALK_READ_AHEAD = 16;
-
 type Listing = { entries: Dirent[] } | { error: unknown };
 
-/** Lists `dir` sorted by name (compareNames); a failure is returned, not thrown, so a listing read ahead and never used rejects nothing. */
-async function listSorted(dir: string): Promise<Listing> {
+/** Lists `dir` sorted by name (compareNames); a failure is returned, not thrown. */
+function listSorted(dir: string): Listing {
   try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
     entries.sort((a, b) => compareNames(a.name, b.name));
     return { entries };
   } catch (error) {
@@ -53,24 +50,20 @@ async function listSorted(dir: string): Promise<Listing> {
  * to directories are not followed (which also rules out loops); `.git` and `node_modules` are not
  * entered. Yields every entry named exactly `skill.json` that is not a directory. An unreadable
  * folder is logged and skipped, as is anything past the limits. Never throws.
- * The listings of the next WALK_READ_AHEAD sibling folders are read while the current one is walked
- * (a scan of 10,000 skill folders is 10,000 readdirs); that only overlaps the I/O: what is yielded
- * and logged, and in which order, is exactly that of the one-by-one walk.
+ * Each folder is listed with one synchronous call (a scan of 10,000 skill folders is 10,000 readdirs,
+ * and a thread-pool round trip each cost more than the call), yielding to the event loop every
+ * SLICE_MS through `slices` (work-slices.ts; the caller's, so reading the manifests shares them).
  */
-export async function* walkManifests(root: string, log: LoaderLog, limits: WalkLimits = DEFAULT_WALK_LIMITS): AsyncGenerator<FoundManifest> {
+export async function* walkManifests(root: string, log: LoaderLog, limits: WalkLimits = DEFAULT_WALK_LIMITS, slices: WorkSlices = new WorkSlices()): AsyncGenerator<FoundManifest> {
   let seen = 0;
-  async function* visit(dir: string, depth: number, listing: Promise<Listing>): AsyncGenerator<FoundManifest> {
-    const listed = await listing;
+  async function* visit(dir: string, depth: number): AsyncGenerator<FoundManifest> {
+    await slices.check();
+    const listed = listSorted(dir);
     if ("error" in listed) {
       log.write(loaderLine.unreadableDirectory(dir, describeFsError(listed.error)));
       return;
     }
-    const entries = listed.entries;
-    const descends = (entry: Dirent) => entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name) && depth < limits.maxDepth;
-    // Listings read ahead, by entry index; `ahead` is the next index considered for reading ahead.
-    const readAhead = new Map<number, Promise<Listing>>();
-    let ahead = 0;
-    for (const [index, entry] of entries.entries()) {
+    for (const entry of listed.entries) {
       const full = path.join(dir, entry.name);
       if (++seen > limits.maxEntries) {
         if (seen === limits.maxEntries + 1) log.write(loaderLine.tooMany(root, dir, limits.maxEntries));
@@ -82,17 +75,11 @@ export async function* walkManifests(root: string, log: LoaderLog, limits: WalkL
           log.write(loaderLine.tooDeep(full, root, limits.maxDepth));
           continue;
         }
-        for (ahead = Math.max(ahead, index); ahead < entries.length && readAhead.size < WALK_READ_AHEAD; ahead++) {
-          const next = entries[ahead]!;
-          if (descends(next)) readAhead.set(ahead, listSorted(path.join(dir, next.name)));
-        }
-        const own = readAhead.get(index) ?? listSorted(full);
-        readAhead.delete(index);
-        yield* visit(full, depth + 1, own);
+        yield* visit(full, depth + 1);
       } else if (entry.name === MANIFEST_FILE) {
         yield { path: full, kind: entry.isFile() ? "file" : entry.isSymbolicLink() ? "symlink" : "other" };
       }
     }
   }
-  yield* visit(root, 0, listSorted(root));
+  yield* visit(root, 0);
 }
