@@ -139,3 +139,28 @@ describe("shared Ajv instances (memory across reloads)", () => {
     expect(validators[0]!({ field_0: "x" })).toBe(false);
   });
 });
+
+describe("compileSchema's cache key: the schema without its annotations", () => {
+  it("shares one validator between schemas that differ only in titles, descriptions, defaults and examples, and never between schemas that accept different args", () => {
+    const shape = (note: string, port = 22) => ({
+      type: "object",
+      title: `Probe ${note}`,
+      properties: { host: { type: "string", description: `Host (${note})`, examples: [note] }, port: { type: "integer", default: port, $comment: note } },
+      required: ["host"],
+    });
+    const first = compileSchema(shape("a"));
+    expect(compileSchema(shape("b", 80)).validate).toBe(first.validate);
+    // A property named like an annotation is a property: its schema counts.
+    const named = (type: string) => ({ type: "object", properties: { description: { type }, title: { type: "string" } }, required: ["description"] });
+    expect(compileSchema(named("string")).validate).not.toBe(compileSchema(named("integer")).validate);
+    expect(compileSchema(named("integer")).validate({ description: "text", title: "t" })).toBe(false);
+    expect(compileSchema(named("string")).validate({ description: "text", title: "t" })).toBe(true);
+    // Values of enum and const are data, kept whole.
+    const choice = (value: string) => ({ type: "object", properties: { mode: { enum: [value, { description: value }] } } });
+    expect(compileSchema(choice("fast")).validate).not.toBe(compileSchema(choice("slow")).validate);
+    expect(compileSchema(choice("slow")).validate({ mode: "fast" })).toBe(false);
+    // Beside a $ref the annotations stay in the key (ajv may warn about a $ref's siblings).
+    const referring = (note: string) => ({ definitions: { name: { type: "string" } }, $ref: "#/definitions/name", description: note });
+    expect(compileSchema(referring("x")).validate).not.toBe(compileSchema(referring("y")).validate);
+  });
+});

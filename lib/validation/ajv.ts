@@ -164,10 +164,44 @@ const compiledByText = caches.byText;
  */
 export const MAX_COMPILED_BY_TEXT = 20_000;
 
+/** Keywords that annotate a schema and never change what it accepts (with ajv's useDefaults off, `default` too). */
+const ANNOTATION_KEYWORDS = new Set(["title", "description", "$comment", "examples", "default", "readOnly", "writeOnly", "deprecated"]);
+/** Keywords whose value maps names (property names, definition names) to schemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is a schema, or (`items` in draft-07, the combinators) an array of schemas. */
+const SCHEMA_KEYWORDS = new Set(["items", "additionalItems", "additionalProperties", "contains", "propertyNames", "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"]);
+
+/**
+ * `schema` without its annotations (ANNOTATION_KEYWORDS), walked through the keywords that hold
+ * schemas only — a property named `description` stays, as do `enum` and `const` values — for the
+ * compile cache's key: skills whose schemas differ only in their descriptions (a fleet of 10,000 whose
+ * argument shapes repeat) share one validator, so a cold start compiles each shape once (~0.5 ms each).
+ * A schema object holding a `$ref` keeps its annotations: ajv may warn about a `$ref`'s siblings. Pure.
+ */
+function validationShape(schema: unknown): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const keepAnnotations = "$ref" in schema || "$dynamicRef" in schema || "$recursiveRef" in schema;
+  const shape: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!keepAnnotations && ANNOTATION_KEYWORDS.has(key)) continue;
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(value)) {
+      shape[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, validationShape(inner)]));
+    } else if (key === "dependencies" && isPlainObject(value)) {
+      shape[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, Array.isArray(inner) ? inner : validationShape(inner)]));
+    } else if (SCHEMA_KEYWORDS.has(key)) {
+      shape[key] = Array.isArray(value) ? value.map(validationShape) : validationShape(value);
+    } else {
+      shape[key] = value;
+    }
+  }
+  return shape;
+}
+
 /**
  * Compiles a user schema (a manifest's `schema`) once and caches the result keyed by that schema
- * object and by its dialect and JSON text (a validator depends on nothing else, so skills with equal
- * schemas, and one skill across reloads, share it). The schema is removed from ajv's registry after compiling
+ * object and by its dialect and JSON text without annotations (validationShape: a validator depends on
+ * nothing else, so skills with schemas that differ only in descriptions, and one skill across reloads,
+ * share it). The schema is removed from ajv's registry after compiling
  * so `$id`s of different skills (or of one skill across reloads) never collide or resolve into each
  * other. Throws SchemaError when the schema is not a valid JSON Schema (`{"type":"strng"}`,
  * `{"properties":5}`, a bad regex, an unresolvable `$ref`), declares an unsupported `$schema`, or is
@@ -178,7 +212,7 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const hit = compiled.get(schema);
   if (hit) return hit;
   const dialect = dialectOf(schema);
-  const text = `${dialect}\n${JSON.stringify(schema)}`;
+  const text = `${dialect}\n${JSON.stringify(validationShape(schema))}`;
   const same = compiledByText.get(text);
   if (same) {
     compiled.set(schema, same);
