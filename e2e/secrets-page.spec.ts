@@ -72,7 +72,7 @@ test("an admin gives a skill the secret it needs: it becomes available, runs wit
   await form.getByLabel("Find a skill").press("Enter");
   await expect(form.getByRole("list", { name: "Chosen skills" })).toContainText(SKILL);
   await expect(form.getByLabel("Find a skill")).toHaveValue("");
-  await expect(form.getByTestId("secret-impact")).toContainText(`Pending approvals of ${SKILL} are voided`);
+  await expect(form.getByTestId("secret-impact")).toContainText(`Any pending approvals of ${SKILL} are voided`);
 
   // The server's refusal is shown as it says it, without the value, and the value is cleared.
   const valueField = form.getByLabel("Value", { exact: true });
@@ -130,10 +130,10 @@ test("an admin changes a secret's skills, then deletes it after a confirmation n
   await dialog.getByLabel("Find a skill").fill("log-analyzer");
   await dialog.getByLabel("Find a skill").press("Enter");
   await expect(dialog.getByTestId("secret-impact").locator('[data-impact="gaining"]')).toContainText("log-analyzer");
-  await expect(dialog.getByTestId("secret-impact").locator('[data-impact="voided"]')).toContainText("Pending approvals of log-analyzer are voided");
+  await expect(dialog.getByTestId("secret-impact").locator('[data-impact="voided"]')).toContainText("Any pending approvals of log-analyzer are voided");
   // A new value would void every skill's pending approvals.
   await dialog.getByLabel("New value (optional)").fill(freshValue());
-  await expect(dialog.getByTestId("secret-impact").locator('[data-impact="voided"]')).toContainText(`Pending approvals of ${SKILL} and log-analyzer are voided`);
+  await expect(dialog.getByTestId("secret-impact").locator('[data-impact="voided"]')).toContainText(`Any pending approvals of ${SKILL} and log-analyzer are voided`);
   await dialog.getByLabel("New value (optional)").fill("");
   // Taking it from the skill that needs it says it becomes unavailable.
   await dialog.getByRole("button", { name: `Remove ${SKILL}` }).click();
@@ -153,7 +153,7 @@ test("an admin changes a secret's skills, then deletes it after a confirmation n
   const confirm = page.getByRole("dialog", { name: `Delete secret ${SECRET}?` });
   await expect(confirm.locator('[data-impact="losing"]')).toContainText(`log-analyzer and ${SKILL}`);
   await expect(confirm.locator('[data-impact="disabled"]')).toContainText(`Become unavailable (they need ${SECRET}): ${SKILL}`);
-  await expect(confirm.locator('[data-impact="voided"]')).toContainText(`Pending approvals of log-analyzer and ${SKILL} are voided`);
+  await expect(confirm.locator('[data-impact="voided"]')).toContainText(`Any pending approvals of log-analyzer and ${SKILL} are voided`);
   await confirm.getByRole("button", { name: "Delete secret" }).click();
   await expect(confirm).toBeHidden();
   await expect(secretRow).toHaveCount(0);

@@ -69,7 +69,18 @@ export function LoaderReportSkeleton() {
   );
 }
 
-/** The report itself: counts, roots, failed, skipped and registered manifests, and the log. */
+/**
+ * What a rescan found, in one sentence: "Rescanned: 10 skills registered, 1 failed, 2 skipped." (failed
+ * and skipped only when there are any, so a rescan that broke a skill says so where the button is).
+ */
+export function rescanSummary(report: Pick<LoaderReport, "count" | "failed" | "skipped">): string {
+  const parts = [`${report.count} skill${report.count === 1 ? "" : "s"} registered`];
+  if (report.failed.length > 0) parts.push(`${report.failed.length} failed`);
+  if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
+  return `Rescanned: ${parts.join(", ")}.`;
+}
+
+/** The report itself: counts, roots, failed, skipped and registered skill files, and the log. */
 function LoaderReportBody({ report }: { report: LoaderReport }) {
   const registeredNames = new Set(report.registered.flatMap((entry) => (entry.name === null ? [] : [entry.name])));
   return (
@@ -86,12 +97,12 @@ function LoaderReportBody({ report }: { report: LoaderReport }) {
         <RootsTable report={report} />
       </Card>
       <Card aria-labelledby="loader-failed">
-        <CardHeader title={`Failed (${report.failed.length})`} titleId="loader-failed" description="Manifests that could not be parsed or built; they never block start-up." />
-        <LoaderEntriesTable entries={report.failed} caption="Failed manifests" withReason registeredNames={registeredNames} />
+        <CardHeader title={`Failed (${report.failed.length})`} titleId="loader-failed" description="Skill files (skill.json manifests and SKILL.md files) that could not be parsed or built; they never block start-up." />
+        <LoaderEntriesTable entries={report.failed} caption="Failed skill files" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-skipped">
         <CardHeader title={`Skipped (${report.skipped.length})`} titleId="loader-skipped" description="Not registered, with the reason: a name another skill already has (the first one found wins, and the name links to it), a SKILL.md with no frontmatter, a misplaced file or a symbolic link not followed." />
-        <LoaderEntriesTable entries={report.skipped} caption="Skipped manifests" withReason registeredNames={registeredNames} />
+        <LoaderEntriesTable entries={report.skipped} caption="Skipped skill files" withReason registeredNames={registeredNames} />
       </Card>
       <Card aria-labelledby="loader-registered">
         <CardHeader title={`Registered (${report.registered.length})`} titleId="loader-registered" />
@@ -143,7 +154,7 @@ export function LoaderReportView() {
       ) : null}
       {reload.isSuccess && !reload.isPending ? (
         <p role="status" className="mb-4 text-xs text-emerald-700">
-          Rescanned: {reload.data.count} skill{reload.data.count === 1 ? "" : "s"} registered.
+          {rescanSummary(reload.data)}
         </p>
       ) : null}
       {report.isPending ? (

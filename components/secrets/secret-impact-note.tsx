@@ -34,7 +34,7 @@ export function SecretImpactNote({ impact, name, className }: { impact: SecretIm
     lines.push({ key: "disabled", strong: true, text: <>Become unavailable (they need {name}): <Names names={impact.disabled} />.</> });
   }
   if (impact.voided.length > 0) {
-    lines.push({ key: "voided", strong: true, text: <>Pending approvals of <Names names={impact.voided} /> are voided: their approvers were shown a call that would run with other credentials.</> });
+    lines.push({ key: "voided", strong: true, text: <>Any pending approvals of <Names names={impact.voided} /> are voided: their approvers were shown a call that would run with other credentials.</> });
   }
   if (lines.length === 0) return null;
   return (
