@@ -16,7 +16,9 @@ import { adminStorageState, E2E_ADMIN, E2E_AUTH_SECRET, E2E_LOGIN_MAX_FAILURES }
 // Several engineers (and their helpers) may run the suite at once in one checkout: outside CI each run
 // gets its own port, database and build folder, so no run reuses or rebuilds another's server. The
 // choice is made once in the runner process and inherited by its workers through the environment.
-if (!process.env.E2E_PORT) process.env.E2E_PORT = process.env.CI ? "3123" : String(31_000 + (process.pid % 2000));
+// Below Linux's ephemeral port range (32768–60999 by default), where any outgoing connection may hold
+// a port: 32852–32854 were picked once, and the second replica found its port taken (EADDRINUSE).
+if (!process.env.E2E_PORT) process.env.E2E_PORT = process.env.CI ? "3123" : String(20_000 + (process.pid % 10_000));
 const PORT = Number(process.env.E2E_PORT);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** The same console on PostgreSQL (e2e/postgres-server.mjs), on the next port: the whole suite runs against both. */
