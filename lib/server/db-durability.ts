@@ -25,6 +25,8 @@ interface DurabilityState {
   queued: Promise<void> | null;
   /** The console's connection, whose `total_changes()` tells whether anything was written since an fsync. */
   database: Database.Database | null;
+  /** `SELECT total_changes()` prepared once on that connection (read on every answer that may have written). */
+  totalChanges: Database.Statement | null;
   /** The connection's total_changes() when the fsync in flight started with no transaction open, else null. */
   runningMark: number | null;
   /** The highest such mark of an fsync that succeeded: every change counted up to it is on disk. */
@@ -32,7 +34,7 @@ interface DurabilityState {
 }
 
 const STATE_KEY = Symbol.for("skill-console.db-durability");
-const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { walPath: null, handle: null, running: null, queued: null, database: null, runningMark: null, syncedMark: -1 }) as DurabilityState;
+const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KEY] ??= { walPath: null, handle: null, running: null, queued: null, database: null, totalChanges: null, runningMark: null, syncedMark: -1 }) as DurabilityState;
 
 /**
  * Sets the console's connection (`database`, in WAL mode, whose WAL file is `walPath`) to
@@ -41,6 +43,7 @@ const state: DurabilityState = ((globalThis as Record<symbol, unknown>)[STATE_KE
 export function useGroupCommit(database: Database.Database, walPath: string): void {
   database.pragma("synchronous = NORMAL");
   state.database = database;
+  state.totalChanges = null;
   // Joined by nobody any more: its mark was counted on the previous connection (startSync).
   state.runningMark = null;
   state.syncedMark = -1;
@@ -58,6 +61,7 @@ export function stopGroupCommit(): void {
   state.walPath = null;
   state.handle = null;
   state.database = null;
+  state.totalChanges = null;
   state.runningMark = null;
   state.syncedMark = -1;
   void previous?.close().catch(() => undefined);
@@ -72,7 +76,8 @@ function changeMark(): number | null {
   const database = state.database;
   if (database === null || !database.open || database.inTransaction) return null;
   try {
-    return Number(database.prepare("SELECT total_changes()").pluck().get());
+    state.totalChanges ??= database.prepare("SELECT total_changes()").pluck();
+    return Number(state.totalChanges.get());
   } catch {
     return null;
   }

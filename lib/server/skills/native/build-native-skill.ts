@@ -9,7 +9,7 @@ import { runScriptSchema, scriptNames } from "./run-script-schema";
 import { highestClass, readClassWord } from "./skill-class-words";
 import { missingInstructionPaths, MAX_MISSING_PATH_WARNINGS } from "./instruction-paths";
 import { specDeviations } from "./spec-deviations";
-import { WorkSlices } from "../work-slices";
+import type { WorkSlices } from "../work-slices";
 import type { Dirent } from "node:fs";
 
 /** Everything buildNativeSkill needs about one SKILL.md that parsed. */

@@ -307,7 +307,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
     // buffer, written out as it is registered.
     type Step = { kind: "skip"; at: string; reason: string } | { kind: "examine"; category: string; folder: string; folderPath: string };
     const steps: Step[] = [];
-    const walkSlices = new WorkSlices();
+    const slices = new WorkSlices();
     for (const categoryEntry of sortedEntries(rootReal, log) ?? []) {
       if (categoryEntry.name.startsWith(".")) continue;
       if (!categoryEntry.isDirectory() && isSkillFileName(categoryEntry.name)) {
@@ -320,7 +320,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
         continue;
       }
       if (!categoryEntry.isDirectory()) continue;
-      await walkSlices.check();
+      await slices.check();
       const skillEntries = sortedEntries(categoryPath, log) ?? [];
       const misplaced = skillEntries.find((item) => isSkillFileName(item.name));
       if (misplaced) {
@@ -339,7 +339,6 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
     }
 
     const examinedAt: Array<{ examined: Examined; lines: string[] } | undefined> = new Array(steps.length);
-    const slices = new WorkSlices();
     for (const [at, step] of steps.entries()) {
       if (step.kind !== "examine") continue;
       const lines: string[] = [];
