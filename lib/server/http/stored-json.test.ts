@@ -16,6 +16,41 @@ describe("stored JSON", () => {
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ call: { id: "c1", args: { b: [1, { c: "d" }], a: "é\u2028" }, result: { ok: true }, status: "succeeded" }, calls: [1, 2].map(() => ({ id: "c1", args: { b: [1, { c: "d" }], a: "é\u2028" }, result: { ok: true }, status: "succeeded" })) })));
   });
 
+  it("writes what JSON.stringify writes, stored texts or not: toJSON, left-out values, holes, key order, getters", () => {
+    class Stamp {
+      constructor(readonly at: number) {}
+      toJSON(key: string) {
+        return { key, at: new Date(this.at) };
+      }
+    }
+    const sparse: unknown[] = [1];
+    sparse[3] = "x";
+    const getter = Object.defineProperty({ plain: 1 }, "computed", { enumerable: true, get: () => ({ deep: [undefined, () => 1] }) });
+    const shapes = (call: object): unknown[] => [
+      { call, when: new Date(0), stamp: new Stamp(5), list: [new Stamp(6), undefined, Symbol("s"), () => 1, NaN, -0, Infinity] },
+      [call, sparse, { 2: "two", b: "bee", 1: "one", a: call }, new Number(4), new String("s"), new Boolean(false)],
+      { nested: { deeper: [{ call }, { none: undefined, fn() {} }] }, getter, empty: {}, emptyList: [] },
+      { toJSON: () => ({ call }) },
+      "top",
+      null,
+      [undefined],
+    ];
+    for (const value of shapes(storedCall('{"b":[1,{"c":"d"}],"a":"é"}', '{"ok":true}'))) {
+      // The stored texts are compact JSON, so JSON.stringify (which reads and parses them) is the oracle.
+      expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    }
+    for (const value of shapes({ id: "plain" })) expect(stringifyJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it("refuses a cycle on the way to a stored text as JSON.stringify does", () => {
+    const holder: Record<string, unknown> = { call: storedCall('{"x":1}', null) };
+    holder.self = holder;
+    expect(() => stringifyJson(holder)).toThrow(TypeError);
+    const plain: Record<string, unknown> = {};
+    plain.self = plain;
+    expect(() => stringifyJson({ plain })).toThrow(TypeError);
+  });
+
   it("cannot be fooled by user strings that look like its markers", () => {
     // Whatever a string holds, JSON.stringify escapes its NUL and doubles its backslashes, so no
     // serialised string can end up replaced by stored text.
