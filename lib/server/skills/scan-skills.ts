@@ -3,6 +3,7 @@ import type { LoaderReport } from "@/lib/types/skill";
 import { loadNativeSkills } from "./native/native-loader";
 import type { RegisteredSkill } from "./registered-skill";
 import { withSandboxAllowance } from "./sandbox-allowance";
+import type { ScanMemo } from "./scan-memo";
 import { loadSubprocessSkills } from "./subprocess-loader";
 
 /**
@@ -34,18 +35,21 @@ export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): L
  * taken. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
  * `sandboxAllowPaths`, the bundled skills folder when it is unset, `sandboxHiddenPaths`) is kept but
  * unavailable. Takes the settings and an
- * optional log sink; never throws (a broken skill never blocks start-up). Returns the skills of both
- * kinds and the combined report.
+ * optional log sink, and an optional ScanMemo (an incremental rescan: only the folders and skills
+ * its invalidations left unknown are read; what is read is kept there). Never throws (a broken skill
+ * never blocks start-up). Returns the skills of both kinds and the combined report.
  */
 export async function scanSkills(
   settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath" | "sandboxAllowPaths" | "sandboxHiddenPaths" | "bundledSkillsDir">,
   log?: (line: string) => void,
+  memo?: ScanMemo,
 ): Promise<{ skills: RegisteredSkill[]; report: LoaderReport }> {
-  const subprocess = await loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log });
+  const subprocess = await loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log, memo });
   const native = await loadNativeSkills(settings.skillsPath, {
     defaultTimeoutSeconds: settings.defaultTimeoutSeconds,
     taken: new Set(subprocess.skills.map((skill) => skill.name)),
     log,
+    memo,
   });
   const allowance = { paths: settings.sandboxAllowPaths, bundledDir: settings.bundledSkillsDir, hidden: settings.sandboxHiddenPaths };
   const skills = [...subprocess.skills, ...native.skills].map((skill) => withSandboxAllowance(skill, allowance));

@@ -1,8 +1,10 @@
+import path from "node:path";
 import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
 import { resolveRoot, type UsableRoot } from "./allowlist-roots";
 import { buildSubprocessSkill } from "./build-subprocess-skill";
 import { createLoaderLog, loaderLine, type LoaderLog } from "./loader-log";
 import { readManifest } from "./read-manifest";
+import { listSorted, type ScanMemo } from "./scan-memo";
 import type { SubprocessSkill } from "./registered-skill";
 import { DEFAULT_WALK_LIMITS, walkManifests, type FoundManifest, type WalkLimits } from "./walk-manifests";
 import { WorkSlices } from "./work-slices";
@@ -17,6 +19,11 @@ export interface SubprocessLoaderOptions {
   log?: (line: string) => void;
   /** Bounds of each root's walk; default DEFAULT_WALK_LIMITS. */
   walkLimits?: WalkLimits;
+  /**
+   * Listings and examinations of earlier scans still valid (an incremental rescan: scan-memo.ts); what
+   * this scan reads is kept there. Without it every folder is listed and every manifest read.
+   */
+  memo?: ScanMemo;
 }
 
 /** What a scan produced: the registered skills in discovery order and the report. */
@@ -41,6 +48,26 @@ async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTi
   } catch (error) {
     return { stage: "parse", message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`, name: null };
   }
+}
+
+/** What a memo keeps of one manifest: how the walk saw it and what its examination gave. */
+interface RememberedManifest {
+  kind: FoundManifest["kind"];
+  outcome: Outcome;
+}
+
+/**
+ * examineManifest through `memo`: a built skill examined before with the walk seeing the manifest the
+ * same way is reused (it depends on the manifest's folder and its entry file; a change there voided
+ * it). A failure is examined again every scan: its cause may lie anywhere (an entry not created yet).
+ */
+async function examineRemembered(found: FoundManifest, root: UsableRoot, defaultTimeoutSeconds: number, memo: ScanMemo | undefined): Promise<Outcome> {
+  const key = `subprocess:${found.path}`;
+  const remembered = memo?.recall<RememberedManifest>(key);
+  if (remembered && remembered.kind === found.kind) return remembered.outcome;
+  const outcome = await examineManifest(found, root, defaultTimeoutSeconds);
+  if (memo && outcome.stage === "built") memo.remember<RememberedManifest>(key, { kind: found.kind, outcome }, [path.dirname(found.path), outcome.skill.entryPath]);
+  return outcome;
 }
 
 /**
@@ -110,8 +137,10 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
     const queue: ({ line: string } | { found: FoundManifest; outcome: Outcome })[] = [];
     // The walk's lines wait in the queue behind the manifests found before them (its `lines` stays empty).
     const walkLog: LoaderLog = { lines: [], write: (line) => void queue.push({ line }) };
-    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices)) {
-      queue.push({ found, outcome: await examineManifest(found, root, opts.defaultTimeoutSeconds) });
+    const memo = opts.memo;
+    const list = memo ? (dir: string) => memo.listing(dir, listSorted) : listSorted;
+    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices, list)) {
+      queue.push({ found, outcome: await examineRemembered(found, root, opts.defaultTimeoutSeconds, memo) });
       await slices.check();
     }
     for (const [index, item] of queue.entries()) {

@@ -1,6 +1,6 @@
-import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { describeFsError, loaderLine, type LoaderLog } from "./loader-log";
+import { listSorted, type Listing } from "./scan-memo";
 import { WorkSlices } from "./work-slices";
 
 /** File name of a subprocess skill manifest (seed 000). */
@@ -30,19 +30,6 @@ export function compareNames(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-type Listing = { entries: Dirent[] } | { error: unknown };
-
-/** Lists `dir` sorted by name (compareNames); a failure is returned, not thrown. */
-function listSorted(dir: string): Listing {
-  try {
-    const entries = fs.readdirSync(dir, { withFileTypes: true });
-    entries.sort((a, b) => compareNames(a.name, b.name));
-    return { entries };
-  } catch (error) {
-    return { error };
-  }
-}
-
 /**
  * Walks `root` (an absolute, realpath'd directory) depth-first in lexical order, like Go's
  * filepath.Walk (seed 000 "Comportamiento del loader"): a folder's entries are sorted by name and
@@ -53,12 +40,20 @@ function listSorted(dir: string): Listing {
  * Each folder is listed with one synchronous call (a scan of 10,000 skill folders is 10,000 readdirs,
  * and a thread-pool round trip each cost more than the call), yielding to the event loop every
  * SLICE_MS through `slices` (work-slices.ts; the caller's, so reading the manifests shares them).
+ * `list` gives a folder's sorted listing (default listSorted; an incremental rescan passes its
+ * ScanMemo's, which lists again only the folders that changed).
  */
-export async function* walkManifests(root: string, log: LoaderLog, limits: WalkLimits = DEFAULT_WALK_LIMITS, slices: WorkSlices = new WorkSlices()): AsyncGenerator<FoundManifest> {
+export async function* walkManifests(
+  root: string,
+  log: LoaderLog,
+  limits: WalkLimits = DEFAULT_WALK_LIMITS,
+  slices: WorkSlices = new WorkSlices(),
+  list: (dir: string) => Listing = listSorted,
+): AsyncGenerator<FoundManifest> {
   let seen = 0;
   async function* visit(dir: string, depth: number): AsyncGenerator<FoundManifest> {
     await slices.check();
-    const listed = listSorted(dir);
+    const listed = list(dir);
     if ("error" in listed) {
       log.write(loaderLine.unreadableDirectory(dir, describeFsError(listed.error)));
       return;

@@ -4,6 +4,7 @@ import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
 import { isUnderRoot, resolveRoot } from "../allowlist-roots";
 import { createLoaderLog, describeFsError, loaderLine, type LoaderLog } from "../loader-log";
 import type { NativeSkill } from "../registered-skill";
+import { listSorted, type ScanMemo } from "../scan-memo";
 import { compareNames } from "../walk-manifests";
 import { WorkSlices } from "../work-slices";
 import { buildNativeSkill } from "./build-native-skill";
@@ -30,6 +31,11 @@ export interface NativeLoaderOptions {
   log?: (line: string) => void;
   /** How PATH, env and the platform are checked; default createHostProbe() (tests may pass their own). */
   probe?: HostProbe;
+  /**
+   * Listings and examinations of earlier scans still valid (an incremental rescan: scan-memo.ts); what
+   * this scan reads is kept there. Without it every folder is listed and every skill folder read.
+   */
+  memo?: ScanMemo;
 }
 
 /** What a native scan produced: the registered skills in discovery order and the report (entries with kind "native"). */
@@ -53,14 +59,14 @@ function isFolderBehindLink(link: string): boolean {
   }
 }
 
-function sortedEntries(dir: string, log: LoaderLog): Dirent[] | null {
-  try {
-    const entries = fs.readdirSync(dir, { withFileTypes: true });
-    return entries.sort((a, b) => compareNames(a.name, b.name));
-  } catch (error) {
-    log.write(loaderLine.unreadableDirectory(dir, describeFsError(error)));
+/** `dir`'s entries sorted by name (through `memo` when given), or null with the line logged when it cannot be listed. */
+function sortedEntries(dir: string, log: LoaderLog, memo: ScanMemo | undefined): Dirent[] | null {
+  const listed = memo ? memo.listing(dir, listSorted) : listSorted(dir);
+  if ("error" in listed) {
+    log.write(loaderLine.unreadableDirectory(dir, describeFsError(listed.error)));
     return null;
   }
+  return listed.entries;
 }
 
 // Reads a SKILL.md whose realpath is known to be inside the skill folder: opened without following a
@@ -308,7 +314,8 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
     type Step = { kind: "skip"; at: string; reason: string } | { kind: "examine"; category: string; folder: string; folderPath: string };
     const steps: Step[] = [];
     const slices = new WorkSlices();
-    for (const categoryEntry of sortedEntries(rootReal, log) ?? []) {
+    const memo = opts.memo;
+    for (const categoryEntry of sortedEntries(rootReal, log, memo) ?? []) {
       if (categoryEntry.name.startsWith(".")) continue;
       if (!categoryEntry.isDirectory() && isSkillFileName(categoryEntry.name)) {
         steps.push({ kind: "skip", at: path.join(rootReal, categoryEntry.name), reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the skills path` });
@@ -321,7 +328,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
       }
       if (!categoryEntry.isDirectory()) continue;
       await slices.check();
-      const skillEntries = sortedEntries(categoryPath, log) ?? [];
+      const skillEntries = sortedEntries(categoryPath, log, memo) ?? [];
       const misplaced = skillEntries.find((item) => isSkillFileName(item.name));
       if (misplaced) {
         steps.push({ kind: "skip", at: path.join(categoryPath, misplaced.name), reason: `misplaced: native skills live in <skills path>/<category>/<skill>/${SKILL_FILE}, and this one sits right under the category folder` });
@@ -341,6 +348,14 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
     const examinedAt: Array<{ examined: Examined; lines: string[] } | undefined> = new Array(steps.length);
     for (const [at, step] of steps.entries()) {
       if (step.kind !== "examine") continue;
+      // A skill folder examined before and untouched since (its memo entry depends on the folder: any
+      // change in it voided the entry) is not read again.
+      const memoKey = `native:${step.folderPath}`;
+      const remembered = memo?.recall<{ examined: Examined; lines: string[] }>(memoKey);
+      if (remembered) {
+        examinedAt[at] = remembered;
+        continue;
+      }
       const lines: string[] = [];
       const ownLog: LoaderLog = { lines, write: (line) => void lines.push(line) };
       let examined: Examined;
@@ -351,6 +366,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
         examined = { outcome: "failed", path: step.folderPath, name: null, reason: `parse: ${message}`, line: loaderLine.parse(step.folderPath, message), warnings: [] };
       }
       examinedAt[at] = { examined, lines };
+      memo?.remember(memoKey, examinedAt[at], [step.folderPath]);
       await slices.check();
     }
 
