@@ -11,8 +11,8 @@ import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { formatDuration } from "@/lib/client/format-time";
-import { useLoaderReport, useReloadLoader } from "@/lib/client/use-loader-report";
-import type { LoaderReport } from "@/lib/types/skill";
+import { useLoaderReport, useReloadLoader, type LoaderState } from "@/lib/client/use-loader-report";
+import type { LoaderReport, LoaderScan, LoaderWatch } from "@/lib/types/skill";
 import { LoaderEntriesTable } from "./loader-entries-table";
 
 function Stat({ label, value, tone }: { label: string; value: React.ReactNode; tone?: "red" | "amber" }) {
@@ -80,8 +80,77 @@ export function rescanSummary(report: Pick<LoaderReport, "count" | "failed" | "s
   return `Rescanned: ${parts.join(", ")}.`;
 }
 
-/** The report itself: counts, roots, failed, skipped and registered skill files, and the log. */
-function LoaderReportBody({ report }: { report: LoaderReport }) {
+const TRIGGER_LABELS: Record<LoaderScan["trigger"], string> = {
+  start: "Start-up",
+  rescan: "Rescan",
+  replica: "Another replica",
+  watch: "Changed on disk",
+};
+
+/**
+ * What one scan changed, in words: "added a, b; removed c; changed d and 3 more" ("no skill changed"
+ * when nothing did; the first scan says how many it registered). Pure.
+ */
+export function scanChanges(scan: LoaderScan): string {
+  if (scan.trigger === "start") return `${scan.addedCount} skill${scan.addedCount === 1 ? "" : "s"} registered`;
+  const part = (verb: string, names: string[], count: number) => (count === 0 ? [] : [`${verb} ${names.join(", ")}${count > names.length ? ` and ${count - names.length} more` : ""}`]);
+  const parts = [...part("added", scan.added, scan.addedCount), ...part("removed", scan.removed, scan.removedCount), ...part("changed", scan.changed, scan.changedCount)];
+  return parts.length > 0 ? parts.join("; ") : "no skill changed";
+}
+
+/** The last scans, newest first: when, why, how long, and what each changed. */
+function HistoryTable({ history }: { history: LoaderScan[] }) {
+  if (history.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">No scan yet.</p>;
+  return (
+    <Table caption="Scan history">
+      <thead>
+        <tr>
+          <Th>When</Th>
+          <Th>Why</Th>
+          <Th>Took</Th>
+          <Th>Skills</Th>
+          <Th>What changed</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {history.map((scan, index) => (
+          <Tr key={`${scan.at}-${index}`}>
+            <Td className="text-[13px] whitespace-nowrap">
+              <DateTime iso={scan.at} />
+            </Td>
+            <Td className="text-[13px]">
+              {TRIGGER_LABELS[scan.trigger]}
+              {scan.trigger === "watch" && scan.pathCount > 0 ? (
+                <span className="mt-0.5 block font-mono text-[11px] break-all text-zinc-500">
+                  {scan.paths.join(", ")}
+                  {scan.pathCount > scan.paths.length ? ` and ${scan.pathCount - scan.paths.length} more` : ""}
+                </span>
+              ) : null}
+            </Td>
+            <Td className="text-[13px] tabular-nums whitespace-nowrap">{formatDuration(scan.durationMs)}</Td>
+            <Td className="text-[13px] tabular-nums">
+              {scan.count}
+              {scan.failed > 0 ? <span className="text-red-700"> · {scan.failed} failed</span> : null}
+              {scan.skipped > 0 ? <span className="text-amber-700"> · {scan.skipped} skipped</span> : null}
+            </Td>
+            <Td className="text-[13px] text-zinc-700">{scanChanges(scan)}</Td>
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** One sentence on whether the roots are watched, for the page header. */
+export function watchSentence(watch: LoaderWatch): string {
+  if (watch.status === "watching") return `Watching ${watch.paths.length} folder${watch.paths.length === 1 ? "" : "s"}: a skill changed on disk is picked up within 2 s.`;
+  if (watch.status === "failed") return `Not watching: ${watch.reason ?? "the watch stopped"}.`;
+  return `Not watching${watch.reason ? `: ${watch.reason}` : ""}; use Rescan after changing skills on disk.`;
+}
+
+/** The report itself: counts, roots, the scan history, failed, skipped and registered skill files, and the log. */
+function LoaderReportBody({ state }: { state: LoaderState }) {
+  const { report, history } = state;
   const registeredNames = new Set(report.registered.flatMap((entry) => (entry.name === null ? [] : [entry.name])));
   return (
     <div className="space-y-4">
@@ -95,6 +164,10 @@ function LoaderReportBody({ report }: { report: LoaderReport }) {
       <Card aria-labelledby="loader-roots">
         <CardHeader title="Allow-list roots" titleId="loader-roots" description="From ONGRID_SKILLS_EXTERNAL_DIRS, or the bundled skills folder when it is unset." />
         <RootsTable report={report} />
+      </Card>
+      <Card aria-labelledby="loader-history">
+        <CardHeader title="Scan history" titleId="loader-history" description="The last scans of this console, newest first: a Rescan reads everything again; a change on disk rereads only the skill folders it touched." />
+        <HistoryTable history={history} />
       </Card>
       <Card aria-labelledby="loader-failed">
         <CardHeader title={`Failed (${report.failed.length})`} titleId="loader-failed" description="Skill files (skill.json manifests and SKILL.md files) that could not be parsed or built; they never block start-up." />
@@ -136,7 +209,8 @@ export function LoaderReportView() {
           data
             ? (
                 <>
-                  Last scan <DateTime iso={data.loadedAt} zone /> · took {formatDuration(data.durationMs)} · {data.count} skill{data.count === 1 ? "" : "s"} registered.
+                  Last scan <DateTime iso={data.report.loadedAt} zone /> · took {formatDuration(data.report.durationMs)} · {data.report.count} skill{data.report.count === 1 ? "" : "s"} registered.{" "}
+                  <span className={data.watch.status === "failed" ? "text-amber-700" : undefined}>{watchSentence(data.watch)}</span>
                 </>
               )
             : "What the loader found under each allow-list root, and why anything was left out."
@@ -172,7 +246,7 @@ export function LoaderReportView() {
           {report.error.message}
         </Alert>
       ) : (
-        <LoaderReportBody report={report.data} />
+        <LoaderReportBody state={report.data} />
       )}
     </>
   );

@@ -10,6 +10,7 @@ import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
 import { warnAboutUnreadableSecrets } from "./secrets/secret-store";
 import { getRegistry } from "./skills/registry";
 import { followReplicaReloads } from "./skills/reload-skills";
+import { startWatchingSkills } from "./skills/watch-skills";
 import { startReplicaBus } from "./replica-bus";
 // Registers what this replica does with other replicas' announcements (replica-bus.ts) at start-up,
 // before any request loads them: lines and ends of followed calls, claim-poll wake-ups, rescans.
@@ -29,7 +30,8 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
 /**
  * Brings the console up once per process and resolves when it may serve requests (DESIGN.md: requests
  * are served only after the first loader scan): opens the database, creates the default persona and
- * the first admin when missing (issue 4), runs the first skill scan, fails the queued calls whose skill
+ * the first admin when missing (issue 4), runs the first skill scan and starts watching the skill roots
+ * (watch-skills.ts; SKILLS_WATCH), fails the queued calls whose skill
  * changed since (failStaleQueuedCalls), on PostgreSQL opens the replicas' bus (replica-bus.ts), drops CallPayload parts no stored call names, compiles the request body schemas, ends `interrupted` the running
  * calls whose worker's lease lapsed (and keeps sweeping for them every third of CALL_LEASE_MS, at most
  * every second), expires approvals and confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS,
@@ -58,6 +60,8 @@ async function start(): Promise<void> {
   await ensureDefaultPersona();
   await ensureFirstAdmin();
   await getRegistry();
+  // Not awaited: watching 10,000 skill folders takes a while to set up, and serving need not wait.
+  void startWatchingSkills();
   await warnAboutUnreadableSecrets();
   await failStaleQueuedCalls();
   // Parts of long args whose request died before storing its call (call-payloads.ts).

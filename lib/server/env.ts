@@ -55,6 +55,8 @@ export interface ConsoleConfig {
   resourceLimitBytes: number;
   /** Whether `npm start` runs a local worker beside the console (CONSOLE_LOCAL_WORKER). */
   localWorker: boolean;
+  /** Whether the console watches its roots and skills path and rescans what changed by itself (SKILLS_WATCH). */
+  watchSkills: boolean;
   /** SKILL_SANDBOX_ALLOW_PATHS; null when unset (then only the bundled skills get what they declare). */
   sandboxAllowPaths: string[] | null;
   /** The console's own bundled skills folder (`<install>/skills`), whatever SKILLS_PATH says. */
@@ -92,6 +94,8 @@ export interface WorkerConfig {
   stateDir: string;
   skillRoots: string[];
   skillsPath: string;
+  /** SKILLS_WATCH: whether the worker watches its roots and rescans (and digests) only what changed. */
+  watchSkills: boolean;
   defaultTimeoutSeconds: number;
   killGraceMs: number;
   exitDrainMs: number;
@@ -118,6 +122,7 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: "ONGRID_SKILLS_EXTERNAL_DIRS", default: "(unset: the SKILLS_PATH folder)", meaning: "Allow-list roots walked for skill.json, absolute paths separated by `:` or `,`. Setting it replaces the bundled root." },
   { name: "SKILLS_PATH", default: "./skills", meaning: "Bundled skills folder; the only allow-list root when ONGRID_SKILLS_EXTERNAL_DIRS is unset." },
+  { name: "SKILLS_WATCH", default: "true", meaning: "The console watches its allow-list roots and SKILLS_PATH and rescans a skill folder that changed on disk within 2 s, reading only what changed; `false` leaves changes to the Rescan button." },
   { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database: a SQLite `file:` URL (one console) or a `postgresql://` URL (any number of replicas sharing it)." },
   { name: "DATABASE_POOL_SIZE", default: "10", meaning: "PostgreSQL only: connections each console replica keeps to the database (2 to 1000)." },
   { name: "HOST", default: "127.0.0.1", meaning: "Address the console listens on. Put it behind TLS (a reverse proxy) before listening beyond loopback." },
@@ -306,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     scriptInterpreters: scriptInterpretersOf(env),
     resourceLimitBytes: positiveInt(env, "SKILL_RESOURCE_LIMIT_BYTES", 1024 * 1024),
     localWorker: booleanSetting(env, "CONSOLE_LOCAL_WORKER", true),
+    watchSkills: booleanSetting(env, "SKILLS_WATCH", true),
     sandboxAllowPaths: sandboxSettingsOf(env).allowPaths,
     bundledSkillsDir: path.resolve("./skills"),
     sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath, databaseFile: sqliteFileOf(databaseUrl), extra: hidePathsOf(env) }),
@@ -411,6 +417,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
     stateDir,
     skillRoots,
     skillsPath,
+    watchSkills: booleanSetting(env, "SKILLS_WATCH", true),
     ...processLimitsOf(env),
     scriptInterpreters: scriptInterpretersOf(env),
     skillFolderLimits: skillFolderLimitsOf(env),

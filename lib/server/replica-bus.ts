@@ -28,7 +28,7 @@ export type ReplicaMessage =
   | { kind: "end"; callId: string }
   | { kind: "queued" }
   | { kind: "worker"; workerId: string }
-  | { kind: "rescan" }
+  | { kind: "rescan"; everything: boolean }
   | { kind: "reload" }
   | { kind: "approvals" }
   | { kind: "access"; userId: string }

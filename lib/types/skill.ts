@@ -125,6 +125,45 @@ export interface LoaderRoot {
  * The loader report served at `GET /api/v1/loader` (issue 2 point 3): registered, skipped (duplicate
  * names) and failed (parse or build errors) manifests with path and reason, plus the seed's log lines.
  */
+/** What started a loader scan: the console's start, a Rescan, another replica's reload, or changes the root watcher saw. */
+export type LoaderScanTrigger = "start" | "rescan" | "replica" | "watch";
+
+/**
+ * One scan in the loader's history (`GET /api/v1/loader` `history`, newest first): when and why it ran,
+ * its loader time in ms, what it found, and which skills it added, removed or changed against the scan
+ * before it (names, at most LOADER_SCAN_NAMES each; the counts are whole). A watch scan names the paths
+ * that changed (at most LOADER_SCAN_NAMES; `pathCount` is whole).
+ */
+export interface LoaderScan {
+  at: string;
+  trigger: LoaderScanTrigger;
+  durationMs: number;
+  count: number;
+  failed: number;
+  skipped: number;
+  added: string[];
+  addedCount: number;
+  removed: string[];
+  removedCount: number;
+  changed: string[];
+  changedCount: number;
+  paths: string[];
+  pathCount: number;
+}
+
+/** Most names (and paths) a LoaderScan lists per kind. */
+export const LOADER_SCAN_NAMES = 20;
+
+/**
+ * Whether the console watches its roots (`GET /api/v1/loader` `watch`): `watching` the listed paths,
+ * `off` (SKILLS_WATCH=false, or not started), or `failed` with the reason (changes then wait for Rescan).
+ */
+export interface LoaderWatch {
+  status: "watching" | "off" | "failed";
+  paths: string[];
+  reason: string | null;
+}
+
 export interface LoaderReport {
   loadedAt: string;
   durationMs: number;

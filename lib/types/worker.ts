@@ -103,8 +103,14 @@ export interface CallAssignment {
 export interface ClaimResponse {
   calls: CallAssignment[];
   cancel: string[];
-  /** True when the console's skills were reloaded: the worker should rescan and report its skills. */
+  /** True when the console's skills were reloaded or changed on disk: the worker should rescan and report its skills. */
   rescan: boolean;
+  /**
+   * With `rescan`: true after a Rescan (`POST /api/v1/loader/reload`), when the worker reads everything
+   * again; false when the console's root watcher saw changes, when a worker that watches its own roots
+   * reads again only what they touched.
+   */
+  rescanEverything?: boolean;
 }
 
 /** `POST /api/v1/workers/{id}/lease` body: the calls the worker is running. */

@@ -11,6 +11,8 @@ import { pruneSnapshots } from "@/lib/server/skills/skill-snapshot";
 import { ConsoleClient, ConsoleRequestError } from "./console-client";
 import { JOIN_WAIT_MS, runAssignment, stopCall, type RunningCall } from "./run-assignment";
 import { killLeftoverGroups } from "./running-records";
+import { watchRoots, type RootWatcher } from "@/lib/server/skills/root-watcher";
+import { ScanMemo, type DiskChange } from "@/lib/server/skills/scan-memo";
 import { scanCatalog, type SkillCatalog } from "./skill-catalog";
 import { prepareSnapshotStore } from "./snapshot-store";
 import { acquireStateLock, type StateLock } from "./state-lock";
@@ -43,6 +45,14 @@ export class Worker {
   private loops: Promise<void>[] = [];
   private rescanning: Promise<void> | null = null;
   private rescanAgain = false;
+  /** What the last scan read (scan-memo.ts): a rescan after the watcher's changes reads and digests only what they touched. */
+  private readonly memo = new ScanMemo();
+  /** Watches the roots when SKILLS_WATCH allows (root-watcher.ts); null before start or when off. */
+  private watcher: RootWatcher | null = null;
+  /** Changes the watcher saw that no rescan has applied yet. */
+  private readonly watchedChanges: DiskChange[] = [];
+  /** Set when the next rescan must read everything again (a drift). */
+  private fullRescanWanted = false;
   /** Paths every sandbox masks: this worker's own and the console's (WorkerSession.hiddenPaths). */
   private hiddenPaths: string[] = [];
   /** Why sandboxed calls cannot use the snapshot store, when they cannot (prepareSnapshotStore). */
@@ -113,8 +123,10 @@ export class Worker {
     if (snapshots.problem) this.log(`worker: sandboxed calls cannot run: ${snapshots.problem}`);
     await pruneSnapshots(snapshots.store, new Set(), SNAPSHOT_MAX_AGE_MS);
     this.launchers.start();
-    this.catalog = await scanCatalog(config);
+    this.catalog = await scanCatalog(config, { memo: this.memo, previous: null });
     this.session = await this.register();
+    // After registering: a change seen from here on is rescanned and reported to the session.
+    if (config.watchSkills) this.watchSkillFolders();
     this.hiddenPaths = [...new Set([...config.sandboxHiddenPaths, ...(this.session.hiddenPaths ?? [])])].sort();
     const unavailable = this.catalog.reports.filter((report) => !report.available).length;
     this.log(`worker: ${config.name} registered with ${config.consoleUrl} as ${this.session.id}: ${this.catalog.reports.length} skills (${unavailable} unavailable here), sandbox ${this.host.mode}, ${config.concurrency} at once`);
@@ -163,7 +175,9 @@ export class Worker {
       try {
         const answer = await this.client.claim(session.id, capacity, session.pollMs, AbortSignal.any([this.stopping.signal, poll.signal]));
         for (const id of answer.cancel) this.cancel(id, "cancelled", "cancelled on request");
-        if (answer.rescan) void this.rescan();
+        // A Rescan (or a console that does not say) reads everything; a change the console's watcher saw
+        // reads only what this worker's own watcher saw change.
+        if (answer.rescan) void this.rescan(answer.rescanEverything !== false);
         const idle = this.occupied === 0;
         const started = answer.calls.map((assignment) => this.startCall(assignment));
         // With nothing else running, the next poll waits until the new calls' processes are in their
@@ -240,10 +254,29 @@ export class Worker {
   }
 
   /**
-   * Rescans the roots and reports the skills again (the console reloaded, or a copy drifted). Coalesced:
-   * a rescan asked for while one runs runs once more after it. Resolves when the report is sent.
+   * Watches the roots and the skills path (issue 13 point 4): the changes it sees are rescanned — and
+   * only the skills they touched digested again — and reported, without the console asking. A watch
+   * that fails is logged; rescans then read everything again.
    */
-  rescan(): Promise<void> {
+  private watchSkillFolders(): void {
+    this.watcher = watchRoots(
+      [...this.config.skillRoots, this.config.skillsPath],
+      async (changes) => {
+        this.watchedChanges.push(...changes);
+        await this.rescan();
+      },
+      (reason) => this.log(`worker: ${reason}`),
+    );
+  }
+
+  /**
+   * Rescans the roots and reports the skills again (the console reloaded or saw a change, the watcher
+   * saw one, or a copy drifted: `full`). While the roots are watched, a rescan reads again only what the
+   * changes seen so far touched; a drift, an unwatched worker or a failed watch reads everything.
+   * Coalesced: a rescan asked for while one runs runs once more after it. Resolves when the report is sent.
+   */
+  rescan(full = false): Promise<void> {
+    if (full) this.fullRescanWanted = true;
     if (this.rescanning) {
       this.rescanAgain = true;
       return this.rescanning;
@@ -251,7 +284,12 @@ export class Worker {
     this.rescanning = (async () => {
       do {
         this.rescanAgain = false;
-        this.catalog = await scanCatalog(this.config);
+        const everything = this.fullRescanWanted || this.watcher === null || this.watcher.failure() !== null;
+        this.fullRescanWanted = false;
+        const changes = this.watchedChanges.splice(0);
+        if (everything) this.memo.forget();
+        else this.memo.invalidate(changes);
+        this.catalog = await scanCatalog(this.config, { memo: this.memo, previous: everything ? null : this.catalog });
         await this.client.reportSkills(this.session!.id, this.catalog.reports).catch((error: unknown) => this.log(`worker: reporting skills failed: ${(error as Error).message}`));
       } while (this.rescanAgain);
     })().finally(() => {
@@ -267,11 +305,11 @@ export class Worker {
    * A later drift restarts the follow-ups.
    */
   private afterDrift(): void {
-    void this.rescan();
+    void this.rescan(true);
     for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
     for (const delayMs of DRIFT_RECHECK_MS) {
       const timer = setTimeout(() => {
-        if (!this.stopping.signal.aborted) void this.rescan();
+        if (!this.stopping.signal.aborted) void this.rescan(true);
       }, delayMs);
       timer.unref();
       this.driftTimers.push(timer);
@@ -307,6 +345,9 @@ export class Worker {
     this.stopped = (async () => {
       const calls = [...this.running.values()];
       for (const timer of this.driftTimers.splice(0)) clearTimeout(timer);
+      const watcher = this.watcher;
+      this.watcher = null;
+      await watcher?.close();
       for (const running of calls) stopCall(running, "interrupted", reason);
       // A spawn a launcher has not answered by now is not waited for the whole LAUNCH_ANSWER_MS.
       this.launchers.hurry(STOP_LAUNCH_ANSWER_MS);

@@ -97,6 +97,8 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
     CONSOLE_ADMIN_PASSWORD: TEST_ADMIN.password,
     // Test skills write markers into the test's folders; the sandbox's own tests turn it on.
     SKILL_SANDBOX: "none",
+    // Tests rescan when they mean to (reloadTestConsole); the watcher's own tests turn it on.
+    SKILLS_WATCH: "false",
     ...env,
   });
   await closeDbForTests();

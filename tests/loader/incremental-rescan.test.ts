@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ScanMemo, type DiskChange } from "@/lib/server/skills/scan-memo";
+import { listSorted, ScanMemo, type DiskChange } from "@/lib/server/skills/scan-memo";
 import { scanSkills } from "@/lib/server/skills/scan-skills";
+import { walkManifests } from "@/lib/server/skills/walk-manifests";
 import { addSkill, makeTempDir, writeManifest } from "./loader-fixtures";
 
 /** A small deterministic generator (mulberry32), so a failure replays. */
@@ -203,6 +204,39 @@ describe("incremental rescan (issue 13 point 4: only what changed is read again)
       ["three", "only in y", "x/a/deeper/skill.json"],
       ["two", "from y", "x/a/skill.json"],
     ]);
+  });
+
+  it("walks the way a fresh walk does under the depth and entry limits, reusing the walks of folders nothing changed under", async () => {
+    const root = makeTempDir("incremental-walk-");
+    const next = random(7);
+    const memo = new ScanMemo();
+    const limits = [
+      { maxDepth: 2, maxEntries: 1000 },
+      { maxDepth: 32, maxEntries: 25 },
+      { maxDepth: 3, maxEntries: 40 },
+    ];
+    const folders = (): string[] => treeOf(root).filter((entry) => fs.lstatSync(entry).isDirectory());
+    for (const limit of limits) {
+      memo.forget();
+      await walkManifests(root, limit, undefined, (dir) => memo.listing(dir, listSorted), memo.subtrees);
+      for (let step = 0; step < 60; step++) {
+        let changes: DiskChange[];
+        if (next() < 0.7) {
+          const folder = path.join(folders()[Math.floor(next() * folders().length)]!, `d${step}`);
+          addSkill(folder, "", { name: `w${step}` });
+          changes = treeOf(folder).map((entry) => ({ path: entry, kind: "entries" }));
+        } else {
+          const candidates = folders().filter((folder) => folder !== root);
+          if (candidates.length === 0) continue;
+          const folder = candidates[Math.floor(next() * candidates.length)]!;
+          fs.rmSync(folder, { recursive: true });
+          changes = [{ path: folder, kind: "entries" }];
+        }
+        memo.invalidate(changes);
+        const reused = await walkManifests(root, limit, undefined, (dir) => memo.listing(dir, listSorted), memo.subtrees);
+        expect(reused, `${JSON.stringify(limit)} step ${step}`).toEqual(await walkManifests(root, limit));
+      }
+    }
   });
 
   it("reads only the skill that changed: the others are the very objects of the scan before", async () => {

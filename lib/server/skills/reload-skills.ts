@@ -27,11 +27,11 @@ export async function reloadSkills(): Promise<LoaderReport> {
  */
 export function followReplicaReloads(): void {
   onReplicaMessage("reload", async () => {
-    const report = await reloadRegistry();
+    const report = await reloadRegistry("replica");
     console.log(`loader: reloaded after another replica did (${report.count} skills)`);
   });
   onReplicaCatchUp("reload", async () => {
-    const report = await reloadRegistry();
+    const report = await reloadRegistry("replica");
     console.log(`loader: reloaded after the replica bus was down, for a reload it may have missed (${report.count} skills)`);
   });
 }

@@ -1,5 +1,6 @@
 import fs, { type Dirent } from "node:fs";
 import path from "node:path";
+import type { SubtreeWalk, SubtreeWalks } from "./walk-manifests";
 
 /** A folder's entries sorted by name (compareNames), or the error listing it failed with. */
 export type Listing = { entries: Dirent[] } | { error: unknown };
@@ -21,6 +22,9 @@ interface Memoised<T> {
   dependsOn: readonly string[];
 }
 
+/** The kinds of examination a memo keeps apart: a subprocess manifest's, a native skill folder's. */
+export type ExaminationKind = "subprocess" | "native";
+
 /** Most changed paths a targeted rescan takes one by one; more (a checkout, a copy of a tree) forget everything. */
 export const MAX_TARGETED_CHANGES = 256;
 
@@ -35,17 +39,27 @@ export const MAX_TARGETED_CHANGES = 256;
  */
 export class ScanMemo {
   private readonly listings = new Map<string, Listing>();
-  private readonly examined = new Map<string, Memoised<unknown>>();
+  /** Examinations by kind of skill, each keyed by a path (a manifest's, a native skill folder's). */
+  private readonly examined: Record<ExaminationKind, Map<string, Memoised<unknown>>> = { subprocess: new Map(), native: new Map() };
+  private readonly walks = new Map<string, SubtreeWalk>();
 
-  /** Forgets every listing and examination (a full scan reads everything again). */
+  /** The walks of folders under which no entry was added, removed or renamed since (walkManifests reuses them). */
+  readonly subtrees: SubtreeWalks = {
+    get: (dir) => this.walks.get(dir),
+    set: (dir, walk) => void this.walks.set(dir, walk),
+  };
+
+  /** Forgets every listing, walk and examination (a full scan reads everything again). */
   forget(): void {
     this.listings.clear();
-    this.examined.clear();
+    this.examined.subprocess.clear();
+    this.examined.native.clear();
+    this.walks.clear();
   }
 
-  /** How many folder listings and examinations are kept (tests, the bench). */
-  size(): { listings: number; examined: number } {
-    return { listings: this.listings.size, examined: this.examined.size };
+  /** How many folder listings, folder walks and examinations are kept (tests, the bench). */
+  size(): { listings: number; walks: number; examined: number } {
+    return { listings: this.listings.size, walks: this.walks.size, examined: this.examined.subprocess.size + this.examined.native.size };
   }
 
   /** The listing of `dir` (absolute), read and sorted by `read` on first use. */
@@ -58,56 +72,72 @@ export class ScanMemo {
     return listing;
   }
 
-  /** The examination kept under `key` (a manifest's or skill folder's absolute path), or undefined. */
-  recall<T>(key: string): T | undefined {
-    return this.examined.get(key)?.value as T | undefined;
+  /** The examination of `kind` kept under `key` (a manifest's or a native skill folder's absolute path), or undefined. */
+  recall<T>(kind: ExaminationKind, key: string): T | undefined {
+    return this.examined[kind].get(key)?.value as T | undefined;
   }
 
-  /** Keeps the examination under `key`, voided when anything at, below or above a `dependsOn` path changes. */
-  remember<T>(key: string, value: T, dependsOn: readonly string[]): void {
-    this.examined.set(key, { value, dependsOn });
+  /** Keeps the examination of `kind` under `key`, voided when anything at, below or above a `dependsOn` path changes. */
+  remember<T>(kind: ExaminationKind, key: string, value: T, dependsOn: readonly string[]): void {
+    this.examined[kind].set(key, { value, dependsOn });
   }
 
   /**
    * Voids what `changes` touch: the listings of each changed folder and of the folder holding each
    * changed entry (`entries` changes only; a file edited in place changes no listing), every listing
-   * below a changed path (a folder removed or replaced), and every examination with a dependency at,
-   * below or above a changed path. More than MAX_TARGETED_CHANGES changes forget everything. Linear
-   * in what is kept, with a set lookup per ancestor of each dependency.
+   * and folder walk below such a change (a folder removed or replaced), the walks of the folders
+   * above one (their walk holds the changed folder's), and every examination with a dependency at,
+   * below or above any changed path. More than MAX_TARGETED_CHANGES changes forget everything.
+   * Linear in what is kept, with a set lookup per ancestor of each kept path.
    */
   invalidate(changes: readonly DiskChange[]): void {
     if (changes.length > MAX_TARGETED_CHANGES) return this.forget();
-    const changed = new Set<string>();
     const entriesChanged = new Set<string>();
     const listingsVoided = new Set<string>();
     // Every changed path and each of its ancestors: a dependency among them has a change at or below it.
     const atOrAbove = new Set<string>();
+    // The same for the changes of entries only: a folder among them has a walk that changed.
+    const entriesAtOrAbove = new Set<string>();
+    const addAncestors = (at: string, into: Set<string>) => {
+      for (let dir = at; !into.has(dir); dir = path.dirname(dir)) {
+        into.add(dir);
+        if (dir === path.dirname(dir)) break;
+      }
+    };
     for (const change of changes) {
       const at = path.resolve(change.path);
-      changed.add(at);
       if (change.kind === "entries") {
         entriesChanged.add(at);
         listingsVoided.add(at);
         listingsVoided.add(path.dirname(at));
+        addAncestors(at, entriesAtOrAbove);
       }
-      for (let dir = at; !atOrAbove.has(dir); dir = path.dirname(dir)) {
-        atOrAbove.add(dir);
-        if (dir === path.dirname(dir)) break;
-      }
+      addAncestors(at, atOrAbove);
     }
-    // Whether `dependency` lies below one of `paths` (a removed or replaced folder above it).
-    const below = (dependency: string, paths: ReadonlySet<string>): boolean => {
-      if (paths.size === 0) return false;
-      for (let dir = path.dirname(dependency); ; dir = path.dirname(dir)) {
-        if (paths.has(dir)) return true;
+    // Whether `path` lies below one of the folders whose entries changed (removed or replaced: what was
+    // below it is gone or other). A prefix test per changed folder while they are few, else a set
+    // lookup per ancestor. A file edited in place has nothing below it.
+    const prefixes = [...entriesChanged].map((folder) => (folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`));
+    const belowChanged = (candidate: string): boolean => {
+      if (prefixes.length === 0) return false;
+      if (prefixes.length <= 16) return prefixes.some((prefix) => candidate.startsWith(prefix));
+      for (let dir = path.dirname(candidate); ; dir = path.dirname(dir)) {
+        if (entriesChanged.has(dir)) return true;
         if (dir === path.dirname(dir)) return false;
       }
     };
     for (const dir of this.listings.keys()) {
-      if (listingsVoided.has(dir) || below(dir, entriesChanged)) this.listings.delete(dir);
+      if (listingsVoided.has(dir) || belowChanged(dir)) this.listings.delete(dir);
     }
-    for (const [key, memoised] of this.examined) {
-      if (memoised.dependsOn.some((dependency) => atOrAbove.has(dependency) || below(dependency, changed))) this.examined.delete(key);
+    if (entriesChanged.size > 0) {
+      for (const dir of this.walks.keys()) {
+        if (entriesAtOrAbove.has(dir) || belowChanged(dir)) this.walks.delete(dir);
+      }
+    }
+    for (const examined of Object.values(this.examined)) {
+      for (const [key, memoised] of examined) {
+        if (memoised.dependsOn.some((dependency) => atOrAbove.has(dependency) || belowChanged(dependency))) examined.delete(key);
+      }
     }
   }
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
 import { resolveRoot, type UsableRoot } from "./allowlist-roots";
 import { buildSubprocessSkill } from "./build-subprocess-skill";
-import { createLoaderLog, loaderLine, type LoaderLog } from "./loader-log";
+import { createLoaderLog, loaderLine } from "./loader-log";
 import { readManifest } from "./read-manifest";
 import { listSorted, type ScanMemo } from "./scan-memo";
 import type { SubprocessSkill } from "./registered-skill";
@@ -57,17 +57,47 @@ interface RememberedManifest {
 }
 
 /**
- * examineManifest through `memo`: a built skill examined before with the walk seeing the manifest the
- * same way is reused (it depends on the manifest's folder and its entry file; a change there voided
- * it). A failure is examined again every scan: its cause may lie anywhere (an entry not created yet).
+ * The built skill `memo` keeps for `found`, when the walk sees the manifest the same way as when it was
+ * examined (it depends on the manifest's folder and its entry file: a change there voided it), or null.
+ * Only built skills are kept: a failure is examined again every scan, its cause may lie anywhere (an
+ * entry not created yet).
  */
-async function examineRemembered(found: FoundManifest, root: UsableRoot, defaultTimeoutSeconds: number, memo: ScanMemo | undefined): Promise<Outcome> {
-  const key = `subprocess:${found.path}`;
-  const remembered = memo?.recall<RememberedManifest>(key);
-  if (remembered && remembered.kind === found.kind) return remembered.outcome;
+function recallManifest(found: FoundManifest, memo: ScanMemo | undefined): Outcome | null {
+  const remembered = memo?.recall<RememberedManifest>("subprocess", found.path);
+  return remembered && remembered.kind === found.kind ? remembered.outcome : null;
+}
+
+/** examineManifest, keeping a built skill in `memo` (recallManifest). */
+async function examineAndRemember(found: FoundManifest, root: UsableRoot, defaultTimeoutSeconds: number, memo: ScanMemo | undefined): Promise<Outcome> {
   const outcome = await examineManifest(found, root, defaultTimeoutSeconds);
-  if (memo && outcome.stage === "built") memo.remember<RememberedManifest>(key, { kind: found.kind, outcome }, [path.dirname(found.path), outcome.skill.entryPath]);
+  if (memo && outcome.stage === "built") memo.remember<RememberedManifest>("subprocess", found.path, { kind: found.kind, outcome }, [path.dirname(found.path), outcome.skill.entryPath]);
   return outcome;
+}
+
+/** What a registered skill adds to the report: its log lines and its entry (the same for every scan that registers it). */
+interface Registration {
+  lines: string[];
+  entry: LoaderEntry;
+}
+
+/**
+ * The registration of a built skill, made once per outcome (an outcome the memo keeps is registered
+ * with the same lines and entry objects scan after scan: an incremental rescan of 10,000 skills
+ * allocates nothing for the ones it did not read again).
+ */
+const registrations = new WeakMap<Outcome, Registration>();
+
+function registrationOf(found: FoundManifest, root: UsableRoot, outcome: Extract<Outcome, { stage: "built" }>): Registration {
+  let registration = registrations.get(outcome);
+  if (!registration) {
+    const { name, warnings } = outcome.skill;
+    registration = {
+      lines: [loaderLine.registered(name, found.path), ...warnings.map((warning) => loaderLine.warning(name, found.path, warning))],
+      entry: { path: found.path, root: root.real, name, reason: null, warnings: [...warnings] },
+    };
+    registrations.set(outcome, registration);
+  }
+  return registration;
 }
 
 /**
@@ -98,30 +128,30 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
 
   // One manifest's outcome, taken in walk order: logged, then failed, skipped (first wins) or registered.
   function settle(found: FoundManifest, root: UsableRoot, outcome: Outcome): void {
-    const at = { path: found.path, root: root.real, warnings: [] as string[] };
+    const at = () => ({ path: found.path, root: root.real, warnings: [] as string[] });
     if (outcome.stage === "parse") {
       log.write(loaderLine.parse(found.path, outcome.message));
-      failed.push({ ...at, name: outcome.name, reason: `parse: ${outcome.message}` });
+      failed.push({ ...at(), name: outcome.name, reason: `parse: ${outcome.message}` });
       return;
     }
     if (outcome.stage === "build") {
       log.write(loaderLine.build(outcome.name, outcome.message));
-      failed.push({ ...at, name: outcome.name, reason: `build: ${outcome.message}` });
+      failed.push({ ...at(), name: outcome.name, reason: `build: ${outcome.message}` });
       return;
     }
     const { name } = outcome.skill;
     if (taken.has(name)) {
       const holder = firstSeen.get(name);
       log.write(loaderLine.duplicate(name, found.path));
-      skipped.push({ ...at, name, reason: holder ? `name already registered from ${holder}` : "name already taken by another skill" });
+      skipped.push({ ...at(), name, reason: holder ? `name already registered from ${holder}` : "name already taken by another skill" });
       return;
     }
     taken.add(name);
     firstSeen.set(name, found.path);
     skills.push(outcome.skill);
-    log.write(loaderLine.registered(name, found.path));
-    for (const warning of outcome.skill.warnings) log.write(loaderLine.warning(name, found.path, warning));
-    registered.push({ ...at, name, reason: null, warnings: [...outcome.skill.warnings] });
+    const registration = registrationOf(found, root, outcome);
+    for (const line of registration.lines) log.write(line);
+    registered.push(registration.entry);
   }
 
   for (const given of roots) {
@@ -134,19 +164,24 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
     // then each is settled (logged, registered or skipped) in that order, so the outcome and the log
     // are those of a one-by-one scan.
     const slices = new WorkSlices();
-    const queue: ({ line: string } | { found: FoundManifest; outcome: Outcome })[] = [];
-    // The walk's lines wait in the queue behind the manifests found before them (its `lines` stays empty).
-    const walkLog: LoaderLog = { lines: [], write: (line) => void queue.push({ line }) };
     const memo = opts.memo;
     const list = memo ? (dir: string) => memo.listing(dir, listSorted) : listSorted;
-    for await (const found of walkManifests(root.real, walkLog, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices, list)) {
-      queue.push({ found, outcome: await examineRemembered(found, root, opts.defaultTimeoutSeconds, memo) });
+    const walked = await walkManifests(root.real, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices, list, memo?.subtrees);
+    const outcomes: (Outcome | null)[] = new Array(walked.length);
+    for (const [index, item] of walked.entries()) {
+      if (!("found" in item)) continue;
+      const remembered = recallManifest(item.found, memo);
+      if (remembered) {
+        outcomes[index] = remembered;
+        continue;
+      }
+      outcomes[index] = await examineAndRemember(item.found, root, opts.defaultTimeoutSeconds, memo);
       await slices.check();
     }
-    for (const [index, item] of queue.entries()) {
+    for (const [index, item] of walked.entries()) {
       if (index % 256 === 255) await slices.check();
       if ("line" in item) log.write(item.line);
-      else settle(item.found, root, item.outcome);
+      else settle(item.found, root, outcomes[index]!);
     }
   }
 

@@ -23,31 +23,33 @@ export function claimPollMs(): number {
 }
 
 const RESCAN_KEY = Symbol.for("skill-console.rescan-requests");
-const rescans = ((globalThis as Record<symbol, Set<string> | undefined>)[RESCAN_KEY] ??= new Set<string>());
+/** Workers marked for a rescan in this replica: whether it must read everything (a Rescan) or may read only what changed. */
+const rescans = ((globalThis as Record<symbol, Map<string, boolean> | undefined>)[RESCAN_KEY] ??= new Map<string, boolean>());
 
-/** Marks every live worker for a rescan in this replica and wakes its polls here. */
-async function markRescans(): Promise<void> {
+/** Marks every live worker for a rescan (of everything, or of what changed) in this replica and wakes its polls here. */
+async function markRescans(everything: boolean): Promise<void> {
   const live = await db().worker.findMany({ where: { stoppedAt: null }, select: { id: true } });
   for (const { id } of live) {
-    rescans.add(id);
+    rescans.set(id, everything || rescans.get(id) === true);
     announceToWorker(id, false);
   }
 }
 
 /**
- * Asks every live worker to rescan its skills and report them (after the console's loader reloaded),
- * through whichever replica it polls: the others hear `rescan` and mark it too (a worker told twice
- * rescans twice, harmlessly).
+ * Asks every live worker to rescan its skills and report them, through whichever replica it polls: the
+ * others hear `rescan` and mark it too (a worker told twice rescans twice, harmlessly). `everything`
+ * after a Rescan (the worker reads all again); false after the root watcher saw changes (a worker that
+ * watches its own roots reads again only what changed there).
  */
-export async function requestWorkerRescans(): Promise<void> {
-  announce({ kind: "rescan" });
-  await markRescans();
+export async function requestWorkerRescans(everything = true): Promise<void> {
+  announce({ kind: "rescan", everything });
+  await markRescans(everything);
 }
 
-onReplicaMessage("rescan", () => markRescans());
+onReplicaMessage("rescan", (message) => markRescans(message.everything));
 // A rescan announced while this replica's LISTEN session was down was not heard: the workers that poll
-// here would keep reporting their old digests. Ask them all once (a needless rescan costs only time).
-onReplicaCatchUp("rescan", () => markRescans());
+// here would keep reporting their old digests. Ask them all once to read everything (a needless rescan costs only time).
+onReplicaCatchUp("rescan", () => markRescans(true));
 
 interface Candidate {
   id: string;
@@ -205,9 +207,10 @@ export async function claimCalls(worker: WorkerRow, capacity: number, signal?: A
   const deadline = Date.now() + claimPollMs();
   let response: ClaimResponse = { calls: [], cancel: [], rescan: false };
   const check = async (): Promise<boolean> => {
+    const everything = rescans.get(worker.id);
     const rescan = rescans.delete(worker.id);
     const [calls, cancel] = await Promise.all([claimNow(worker, capacity), cancelsOf(worker.id)]);
-    response = { calls, cancel, rescan };
+    response = { calls, cancel, rescan, ...(rescan ? { rescanEverything: everything === true } : {}) };
     return rescan || calls.length > 0 || cancel.length > 0;
   };
   for (;;) {

@@ -350,8 +350,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
       if (step.kind !== "examine") continue;
       // A skill folder examined before and untouched since (its memo entry depends on the folder: any
       // change in it voided the entry) is not read again.
-      const memoKey = `native:${step.folderPath}`;
-      const remembered = memo?.recall<{ examined: Examined; lines: string[] }>(memoKey);
+      const remembered = memo?.recall<{ examined: Examined; lines: string[] }>("native", step.folderPath);
       if (remembered) {
         examinedAt[at] = remembered;
         continue;
@@ -366,7 +365,7 @@ export async function loadNativeSkills(skillsPath: string, opts: NativeLoaderOpt
         examined = { outcome: "failed", path: step.folderPath, name: null, reason: `parse: ${message}`, line: loaderLine.parse(step.folderPath, message), warnings: [] };
       }
       examinedAt[at] = { examined, lines };
-      memo?.remember(memoKey, examinedAt[at], [step.folderPath]);
+      memo?.remember("native", step.folderPath, examinedAt[at], [step.folderPath]);
       await slices.check();
     }
 

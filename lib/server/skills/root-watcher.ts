@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import { watch, type FSWatcher } from "chokidar";
+import type { DiskChange } from "./scan-memo";
+import { DEFAULT_WALK_LIMITS, SKIPPED_DIRECTORIES } from "./walk-manifests";
+
+/** Quiet time (ms) after the last change before the changes are handed on. */
+export const WATCH_QUIET_MS = 200;
+
+/** Longest time (ms) changes wait after the first of them, however busy the disk stays. */
+export const WATCH_MAX_WAIT_MS = 1_000;
+
+/** A running watch of folders: what it watches, whether it failed, and how to stop it. */
+export interface RootWatcher {
+  /** The folders watched (realpaths, none inside another). */
+  readonly paths: readonly string[];
+  /** Resolves once every folder below the watched ones is watched (chokidar's `ready`). */
+  readonly ready: Promise<void>;
+  /** The reason watching stopped working, or null while it works. */
+  failure(): string | null;
+  /** Stops watching; pending changes are dropped. */
+  close(): Promise<void>;
+}
+
+/**
+ * The folders to watch for `roots` (absolute, as configured): each one's realpath, missing or
+ * unreadable ones left out (the loader reports them), and none inside another one kept. Never throws.
+ */
+export function watchedFolders(roots: readonly string[]): string[] {
+  const real: string[] = [];
+  for (const root of roots) {
+    try {
+      const resolved = fs.realpathSync.native(root);
+      if (fs.statSync(resolved).isDirectory()) real.push(resolved);
+    } catch {
+      // Missing or unreadable: the loader reports it; a Rescan picks it up once it exists.
+    }
+  }
+  const unique = [...new Set(real)].sort();
+  return unique.filter((folder) => !unique.some((other) => other !== folder && folder.startsWith(`${other}${path.sep}`)));
+}
+
+/**
+ * Watches `roots` (the allow-list roots and the skills path) for skill folders changing on disk (issue
+ * 13 point 4: the registry follows the disk within 2 s without a Rescan), through chokidar (inotify on
+ * Linux, one watch per folder), as deep as the loader walks (DEFAULT_WALK_LIMITS.maxDepth), `.git` and
+ * `node_modules` left out as the walk leaves them. Changes are collected per path (an add, removal or
+ * rename is `entries`, an edit in place `content`) and handed to `onChanges` once no change came for
+ * WATCH_QUIET_MS, or WATCH_MAX_WAIT_MS after the first, whichever is sooner; `onChanges` is never run
+ * twice at once (changes that come meanwhile wait for the next round). A watch error (the inotify
+ * limit reached: ENOSPC) stops the watch and is given to `onFailure` with a reason an operator can act on.
+ */
+export function watchRoots(roots: readonly string[], onChanges: (changes: DiskChange[]) => Promise<void>, onFailure: (reason: string) => void): RootWatcher {
+  const paths = watchedFolders(roots);
+  let failure: string | null = null;
+  let closed = false;
+  const waiting = new Map<string, DiskChange["kind"]>();
+  let quietTimer: NodeJS.Timeout | null = null;
+  let firstAt = 0;
+  let handing: Promise<void> | null = null;
+
+  // Hands the changes collected so far to onChanges, unless a round is still running (its end
+  // schedules the next one).
+  const handOn = (): void => {
+    if (quietTimer) clearTimeout(quietTimer);
+    quietTimer = null;
+    if (closed || waiting.size === 0 || handing) return;
+    const changes = [...waiting].map(([changed, kind]) => ({ path: changed, kind }));
+    waiting.clear();
+    firstAt = 0;
+    handing = onChanges(changes)
+      .catch((error: unknown) => console.error("skill loader: rescanning the changed skill folders failed:", error))
+      .finally(() => {
+        handing = null;
+        if (waiting.size > 0) schedule();
+      });
+  };
+  const schedule = (): void => {
+    if (quietTimer) clearTimeout(quietTimer);
+    quietTimer = setTimeout(handOn, Math.max(0, Math.min(WATCH_QUIET_MS, firstAt + WATCH_MAX_WAIT_MS - Date.now())));
+    quietTimer.unref();
+  };
+  const note = (kind: DiskChange["kind"]) => (changed: string) => {
+    if (closed) return;
+    if (waiting.size === 0 && firstAt === 0) firstAt = Date.now();
+    // An add or removal outweighs an edit of the same path.
+    if (waiting.get(changed) !== "entries") waiting.set(changed, kind);
+    schedule();
+  };
+
+  const watcher: FSWatcher = watch(paths, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    depth: DEFAULT_WALK_LIMITS.maxDepth,
+    ignorePermissionErrors: true,
+    ignored: (candidate: string) => SKIPPED_DIRECTORIES.has(path.basename(candidate)),
+  });
+  watcher.on("add", note("entries")).on("addDir", note("entries")).on("unlink", note("entries")).on("unlinkDir", note("entries")).on("change", note("content"));
+  watcher.on("error", (error: unknown) => {
+    if (closed || failure !== null) return;
+    const code = (error as NodeJS.ErrnoException).code;
+    failure =
+      code === "ENOSPC" || code === "EMFILE"
+        ? `the system's limit of watched folders was reached (${code}; raise fs.inotify.max_user_watches); changes on disk wait for Rescan`
+        : `watching stopped: ${(error as Error).message}; changes on disk wait for Rescan`;
+    onFailure(failure);
+    void close();
+  });
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+
+  async function close(): Promise<void> {
+    closed = true;
+    if (quietTimer) clearTimeout(quietTimer);
+    waiting.clear();
+    await watcher.close();
+  }
+
+  return { paths, ready, failure: () => failure, close };
+}

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureConsoleStarted } from "@/lib/server/console-startup";
+import { getRegistry, loaderHistory } from "@/lib/server/skills/registry";
+import { stopWatchingSkills, watchStatus } from "@/lib/server/skills/watch-skills";
+import { setUpTestConsole, writeNativeSkill, writeSkill, type TestConsole } from "../helpers/test-console";
+
+let testConsole: TestConsole;
+
+/** Polls `check` every 50 ms until it returns a value other than undefined, for up to `ms`; throws with `what` past it. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`not seen within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  testConsole = await setUpTestConsole({ SKILLS_WATCH: "true" });
+  writeSkill(testConsole.root, "first", { name: "first", description: "there from the start" }, 'echo "{}"');
+  await ensureConsoleStarted();
+  await eventually("the watch is set up", () => (watchStatus().status === "watching" ? true : undefined));
+});
+
+afterAll(async () => {
+  await stopWatchingSkills();
+});
+
+describe("the console follows its skill folders on disk without a Rescan (issue 13 point 4)", () => {
+  it("says what it watches", () => {
+    expect(watchStatus()).toEqual({ status: "watching", paths: [testConsole.root, testConsole.nativeRoot].sort(), reason: null });
+  });
+
+  it("registers a skill folder added on disk, and the history names it", async () => {
+    writeSkill(testConsole.root, "added", { name: "added_later", description: "written after start-up" }, 'echo "{}"');
+    const skill = await eventually("added_later registered", async () => (await getRegistry()).get("added_later"));
+    expect(skill.description).toBe("written after start-up");
+    const scan = loaderHistory().find((entry) => entry.added.includes("added_later"));
+    expect(scan).toMatchObject({ trigger: "watch", addedCount: 1, removedCount: 0, changedCount: 0, count: 2 });
+    expect(scan?.paths).toContain(path.join(testConsole.root, "added"));
+  });
+
+  it("follows an edit of a manifest and of a SKILL.md, reading only what changed", async () => {
+    const before = await getRegistry();
+    const first = before.get("first");
+    fs.writeFileSync(path.join(testConsole.root, "added", "skill.json"), JSON.stringify({ name: "added_later", description: "edited in place", entry: "run.sh" }));
+    const edited = await eventually("the edit seen", async () => ((await getRegistry()).get("added_later")?.description === "edited in place" ? true : undefined));
+    expect(edited).toBe(true);
+    // The untouched skill is the very object of the scan before: it was not read again.
+    const after = await getRegistry();
+    expect(after.get("first")).toBe(first);
+    expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", changed: ["added_later"], changedCount: 1, addedCount: 0, removedCount: 0 });
+
+    writeNativeSkill(testConsole.nativeRoot, "ops", "native-one", { frontmatter: "name: native-one\ndescription: a native skill" });
+    await eventually("native-one registered", async () => (await getRegistry()).get("native-one"));
+    fs.writeFileSync(path.join(testConsole.nativeRoot, "ops", "native-one", "SKILL.md"), "---\nname: native-one\ndescription: rewritten\n---\nbody\n");
+    await eventually("the SKILL.md edit seen", async () => ((await getRegistry()).get("native-one")?.description === "rewritten" ? true : undefined));
+  });
+
+  it("drops a skill whose folder is removed, and reports one broken on disk with the reason", async () => {
+    fs.rmSync(path.join(testConsole.root, "added"), { recursive: true });
+    await eventually("added_later gone", async () => ((await getRegistry()).get("added_later") === undefined ? true : undefined));
+    expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", removed: ["added_later"], removedCount: 1 });
+
+    fs.writeFileSync(path.join(testConsole.root, "first", "skill.json"), "{ not json");
+    const report = await eventually("first failed", async () => {
+      const current = (await getRegistry()).report();
+      return current.failed.some((entry) => entry.path === path.join(testConsole.root, "first", "skill.json")) ? current : undefined;
+    });
+    expect((await getRegistry()).get("first")).toBeUndefined();
+    expect(report.log.some((line) => line.startsWith(`skill loader: parse ${path.join(testConsole.root, "first", "skill.json")}:`))).toBe(true);
+  });
+});
