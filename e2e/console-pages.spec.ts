@@ -134,8 +134,14 @@ test("the loader report lists the registered skills and rescans", async ({ page 
   await expect(registered.getByRole("link", { name: "slow_echo" })).toBeVisible();
   await expect(registered.getByRole("link", { name: "log_scan" })).toBeVisible();
 
+  // The roots are watched, and the scan history shows the start-up scan, then this Rescan on top.
+  await expect(page.getByText(/Watching \d+ folders?: a skill changed on disk is picked up within 2 s\./)).toBeVisible();
+  const history = page.getByRole("table", { name: "Scan history" });
+  await expect(history.getByRole("row").nth(1)).toBeVisible();
   await page.getByRole("button", { name: "Rescan" }).click();
   await expect(page.getByText(/Rescanned: \d+ skills? registered/)).toBeVisible();
+  await expect(history.getByRole("row").nth(1).getByRole("cell").nth(1)).toHaveText("Rescan");
+  await expect(history.getByRole("row").nth(1).getByRole("cell").nth(4)).toHaveText("no skill changed");
   await registered.getByRole("link", { name: "log_scan" }).click();
   await expect(page).toHaveURL(/\/skills\/log_scan$/);
 });

@@ -73,7 +73,22 @@ describe("incremental rescan (issue 13 point 4: only what changed is read again)
         const manifests = treeOf(subprocessRoot).filter((entry) => path.basename(entry) === "skill.json");
         if (manifests.length === 0) return [];
         const manifest = pick(manifests);
-        writeManifest(path.dirname(manifest), next() < 0.2 ? "{ broken" : { name: `${pick(names)}_${counter++ % 5}`, description: `edited ${counter}`, entry: "run.sh" });
+        const roll = next();
+        let current: { name?: string } = {};
+        try {
+          current = JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string };
+        } catch {
+          // A manifest broken by an earlier step.
+        }
+        // Broken; the same name with another description (and now and then an unknown field, which
+        // is a warning); or another name.
+        const edited =
+          roll < 0.2
+            ? "{ broken"
+            : roll < 0.6 && current.name
+              ? { name: current.name, description: `edited ${counter++}`, entry: "run.sh", ...(next() < 0.5 ? { colour: "blue" } : {}) }
+              : { name: `${pick(names)}_${counter++ % 5}`, description: `edited ${counter}`, entry: "run.sh" };
+        writeManifest(path.dirname(manifest), edited);
         return [{ path: manifest, kind: "content" }];
       },
       () => {

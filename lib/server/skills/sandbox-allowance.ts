@@ -53,6 +53,8 @@ export interface SandboxAllowance {
  * first reason). Pure.
  */
 export function withSandboxAllowance(skill: RegisteredSkill, allowance: SandboxAllowance): RegisteredSkill {
+  // A declaration that names no path is within any allowance (most skills: nothing to work out).
+  if (skill.sandbox.read.length === 0 && skill.sandbox.write.length === 0 && skill.sandbox.devices.length === 0) return skill;
   const declared = [...skill.sandbox.read, ...skill.sandbox.write, ...skill.sandbox.devices];
   const reason = declarationOutsideAllowance(skill.sandbox, sandboxAllowedRoots(skill, allowance) ?? declared, allowance.hidden);
   if (reason === null || !skill.available) return skill;

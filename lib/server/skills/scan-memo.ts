@@ -43,6 +43,13 @@ export class ScanMemo {
   private readonly examined: Record<ExaminationKind, Map<string, Memoised<unknown>>> = { subprocess: new Map(), native: new Map() };
   private readonly walks = new Map<string, SubtreeWalk>();
 
+  /**
+   * Each loader's last settlement (its first-wins choices, entries and log), which a scan that differs
+   * only in skills read again patches instead of settling everything again. The loaders check that
+   * nothing else differs; `forget` drops them.
+   */
+  readonly settled: { subprocess?: unknown } = {};
+
   /** The walks of folders under which no entry was added, removed or renamed since (walkManifests reuses them). */
   readonly subtrees: SubtreeWalks = {
     get: (dir) => this.walks.get(dir),
@@ -55,6 +62,7 @@ export class ScanMemo {
     this.examined.subprocess.clear();
     this.examined.native.clear();
     this.walks.clear();
+    delete this.settled.subprocess;
   }
 
   /** How many folder listings, folder walks and examinations are kept (tests, the bench). */
