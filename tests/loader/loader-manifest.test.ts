@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { addSkill, load, makeTempDir, writeManifest, writeScript } from "./loader-fixtures";
@@ -148,6 +150,7 @@ describe("subprocess loader: parsing skill.json (seed 000 \"Esquema del manifies
         secretsGiven: [],
         entryPath: path.join(root, "m", "run.sh"),
         workingDirectory: path.join(root, "m"),
+        skillSource: { file, sha256: createHash("sha256").update(fs.readFileSync(file)).digest("hex") },
       },
     ]);
   });

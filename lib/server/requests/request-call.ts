@@ -16,7 +16,8 @@ import { AppError } from "../errors";
 import { authorizeCall, resolveCallPersona } from "../policy/guard";
 import { noteDigest } from "../skills/console-digests";
 import { planOnConsole } from "../skills/plan-on-console";
-import { getRegistry } from "../skills/registry";
+import { StaleSkillError } from "../skills/call-plan";
+import { getRegistry, updateRegistry } from "../skills/registry";
 import { approvalsChanged } from "../approvals/approval-feed";
 
 /** Input of requestCall: the parsed body of `POST /api/v1/skills/{name}/calls` and who sent it. */
@@ -39,7 +40,8 @@ export interface CallRequestInput {
  * (403 for a token naming another persona, 400 for an unknown one), validates the args against the
  * skill's schema before anything is stored (400 `invalid_args`), asks the policy (403 `forbidden`,
  * audited `call.refused`), and plans the call once (planOnConsole: 409 when it cannot run), binding it
- * to the digest of the console's copy of the skill. Then, by decision:
+ * to the digest of the console's copy of the skill. A skill file changed on disk since the registry
+ * loaded it (StaleSkillError) is rescanned and the request taken again from the top, once (`reloaded`). Then, by decision:
  * - run: reserves queue room (503 `unavailable` when full), stores the call `queued` for a worker
  *   holding that digest (and `target`, when named) and wakes the workers; with `wait`, resolves once a
  *   worker ended it (`finished` true), or when the client leaves (`finished` false);
@@ -48,7 +50,7 @@ export interface CallRequestInput {
  * Every call records requester, token, persona, digests and target, with `call.requested` (and
  * `approval.requested`) in the same transaction. Returns `{call, finished}`.
  */
-export async function requestCall(input: CallRequestInput): Promise<{ call: Call; finished: boolean }> {
+export async function requestCall(input: CallRequestInput, reloaded = false): Promise<{ call: Call; finished: boolean }> {
   const registry = await getRegistry();
   const skill = registry.get(input.skillName);
   if (!skill) throw new AppError("not_found", `no skill named ${JSON.stringify(input.skillName)}`);
@@ -58,7 +60,19 @@ export async function requestCall(input: CallRequestInput): Promise<{ call: Call
   const persona = await auditRefusal(identity, skill.name, input.persona, () => resolveCallPersona(identity, input.persona));
   const argsJson = await checkArgs(skill, input.args);
   const decision = await auditRefusal(identity, skill.name, persona.name, async () => authorizeCall(persona, skill));
-  const plan = await planOnConsole(skill, argsJson);
+  let plan: Awaited<ReturnType<typeof planOnConsole>>;
+  try {
+    plan = await planOnConsole(skill, argsJson);
+  } catch (error) {
+    if (!(error instanceof StaleSkillError)) throw error;
+    // The skill file changed since the registry loaded it (the watcher has not caught up, or watching
+    // is off): the policy must not judge these bytes by the old record. Rescan that skill and take the
+    // request again from the top (args and policy against the new record), once; a file still changing
+    // then is refused.
+    if (reloaded) throw new AppError("conflict", error.message);
+    await updateRegistry([{ path: skill.skillSource.file, kind: "content" }]);
+    return requestCall(input, true);
+  }
   noteDigest(registry, skill.name, plan.skill.digest);
 
   const id = randomUUID();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { emptyArgsSchema, type SkillManifest } from "@/lib/validation/manifest-schema";
 import { parseSandboxDeclaration } from "../executor/sandbox/sandbox-declaration";
 import { isUnderRoot, type UsableRoot } from "./allowlist-roots";
-import type { SubprocessSkill } from "./registered-skill";
+import type { SkillSource, SubprocessSkill } from "./registered-skill";
 
 /** Result of building a skill from a valid manifest: the skill, or the `<message>` of the seed's build line. */
 export type BuildResult = { ok: true; skill: SubprocessSkill } | { ok: false; message: string };
@@ -48,7 +48,7 @@ function checkEntry(entry: string, manifestDir: string, root: UsableRoot): { ok:
  * env_allow [] (duplicates dropped), schema = empty object schema, sandbox = the default declaration
  * (a `sandbox` that parseSandboxDeclaration refuses fails the build with its message). Takes the manifest, the warnings
  * found while checking it, the manifest's absolute path (under `root.real`), the root and the default
- * timeout in seconds. Never throws.
+ * timeout in seconds, and the manifest file read (SkillSource). Never throws.
  */
 export async function buildSubprocessSkill(
   manifest: SkillManifest,
@@ -56,6 +56,7 @@ export async function buildSubprocessSkill(
   manifestPath: string,
   root: UsableRoot,
   defaultTimeoutSeconds: number,
+  skillSource: SkillSource,
 ): Promise<BuildResult> {
   const workingDirectory = path.dirname(manifestPath);
   const sandbox = parseSandboxDeclaration(manifest.sandbox);
@@ -82,6 +83,7 @@ export async function buildSubprocessSkill(
       secretsGiven: [],
       entryPath: entry.entryPath,
       workingDirectory,
+      skillSource,
     },
   };
 }

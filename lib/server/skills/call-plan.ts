@@ -49,6 +49,13 @@ export interface PlanSettings {
 export class PlanError extends Error {}
 
 /**
+ * The skill file (skill.json, SKILL.md) is no longer the bytes the loader parsed: the registry's class,
+ * schema and sandbox, which the policy judged the call by, may not be those of the folder that would
+ * run. The caller rescans the skill (or refuses the call); nothing is planned from a stale record.
+ */
+export class StaleSkillError extends PlanError {}
+
+/**
  * Plans one call of `skill` with its validated args text (`argsJson`): reads the skill's folder once
  * (readSkillFolder: bounded, no FIFO or device, links recorded not followed), computes the skill's
  * digest and the call's digest from those bytes, and decides what runs. A subprocess skill runs its
@@ -88,11 +95,13 @@ async function readSkill(skill: RegisteredSkill, settings: PlanSettings, keep?: 
   if (skill.kind === "native") {
     const content = await readFolder(skill.skillDir, settings, keep);
     refuseLinksOut(content, skill.skillDir, null);
+    await checkSkillSource(skill, skill.skillDir, content);
     return { content, digest: digestSkill(skill, content, { inside: null, outside: null }), outsideEntry: null };
   }
   const folder = skill.workingDirectory;
   const content = await readFolder(folder, settings, keep);
   refuseLinksOut(content, folder, skill.entryPath);
+  await checkSkillSource(skill, folder, content);
   const inside = isUnderRoot(folder, skill.entryPath);
   const relative = path.relative(folder, skill.entryPath).split(path.sep).join("/");
   let outsideEntry: CallPlan["outsideEntry"] = null;
@@ -256,6 +265,35 @@ function resolveInFolder(byPath: ReadonlyMap<string, SkillFolderEntry>, folder: 
     }
   }
   return current;
+}
+
+/**
+ * Throws StaleSkillError unless the skill file the loader parsed (skill.skillSource) is, in the folder
+ * content just read, the same bytes: the file's entry when it lies in the folder (the very read the
+ * digest is made of, so nothing can change between the check and the digest), else (a skill.json
+ * linked from elsewhere in the root) the file read again. The class, schema and sandbox a call is
+ * judged by are then those of the bytes it binds.
+ */
+async function checkSkillSource(skill: RegisteredSkill, folder: string, content: SkillFolderContent): Promise<void> {
+  const { file, sha256 } = skill.skillSource;
+  const relative = path.relative(folder, file).split(path.sep).join("/");
+  let now: string | null;
+  if (isUnderRoot(folder, file)) {
+    const entry = findEntry(content.entries, relative);
+    now = entry?.kind === "file" ? entry.sha256 : null;
+  } else {
+    try {
+      const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+      try {
+        now = (await handle.stat()).isFile() ? createHash("sha256").update(await handle.readFile()).digest("hex") : null;
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      now = null;
+    }
+  }
+  if (now !== sha256) throw new StaleSkillError(`${skill.name} changed on disk since it was loaded (${isUnderRoot(folder, file) ? relative : file} is not the file the loader read): it is being loaded again, retry`);
 }
 
 function findEntry(entries: readonly SkillFolderEntry[], relative: string): SkillFolderEntry | undefined {

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import fs, { constants as fsConstants } from "node:fs";
 import { checkManifest, type ManifestCheck } from "@/lib/validation/manifest-schema";
 import { isUnderRoot } from "./allowlist-roots";
 import { describeFsError } from "./loader-log";
+import type { SkillSource } from "./registered-skill";
 import type { FoundManifest } from "./walk-manifests";
 
 /** Largest `skill.json` read (1 MiB); a manifest is a few hundred bytes, anything bigger is a mistake. */
@@ -15,7 +17,7 @@ export const MAX_MANIFEST_BYTES = 1024 * 1024;
  * /proc/self/fd/<fd> (where /proc is missing, the O_NOFOLLOW open is the only guard). Returns the
  * text or the reason it may not be read.
  */
-function readOpenedManifest(file: string, root: string): { text: string } | { problem: string } {
+function readOpenedManifest(file: string, root: string): { text: string; sha256: string } | { problem: string } {
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO swapped in must not block the scan; O_NOFOLLOW: a symlink swapped in fails (ELOOP).
@@ -52,7 +54,8 @@ function readOpenedManifest(file: string, root: string): { text: string } | { pr
       length += bytesRead;
     }
     if (length > MAX_MANIFEST_BYTES) return { problem: `larger than ${MAX_MANIFEST_BYTES} bytes` };
-    return { text: buffer.subarray(0, length).toString("utf8") };
+    const bytes = buffer.subarray(0, length);
+    return { text: bytes.toString("utf8"), sha256: createHash("sha256").update(bytes).digest("hex") };
   } catch (error) {
     return { problem: `cannot read: ${describeFsError(error)}` };
   } finally {
@@ -72,8 +75,8 @@ function readOpenedManifest(file: string, root: string): { text: string } | { pr
  * `skill loader: parse <path>: <message>` line. Synchronous file-system calls (the loader yields
  * between manifests: work-slices.ts).
  */
-export async function readManifest(found: FoundManifest, root: string): Promise<ManifestCheck> {
-  const fail = (message: string): ManifestCheck => ({ ok: false, message, name: null });
+export async function readManifest(found: FoundManifest, root: string): Promise<ReadManifest> {
+  const fail = (message: string): ReadManifest => ({ ok: false, message, name: null });
   if (found.kind === "other") return fail("not a regular file");
   let file = found.path;
   if (found.kind === "symlink") {
@@ -93,5 +96,13 @@ export async function readManifest(found: FoundManifest, root: string): Promise<
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
-  return checkManifest(value);
+  const checked = checkManifest(value);
+  return checked.ok ? { ...checked, source: { file, sha256: read.sha256 } } : checked;
 }
+
+/**
+ * readManifest's result: checkManifest's, and for a manifest that checks out, the file read (its real
+ * path) and the SHA-256 of its bytes, which a call's plan compares with the file as it reads the skill
+ * again (call-plan.ts: the policy never judges a call by a manifest other than the one it binds).
+ */
+export type ReadManifest = (Extract<ManifestCheck, { ok: true }> & { source: SkillSource }) | Extract<ManifestCheck, { ok: false }>;

@@ -1,6 +1,16 @@
 import type { NativeResources, NativeToolDeclaration, Skill, SkillClass } from "@/lib/types/skill";
 
 /**
+ * The skill file the loader read a skill from (skill.json, SKILL.md): its real path and the SHA-256 of
+ * the bytes it parsed. A call's plan reads the skill's folder again and refuses when that file is no
+ * longer those bytes: the class, schema and sandbox the policy judged by are the ones that run.
+ */
+export interface SkillSource {
+  file: string;
+  sha256: string;
+}
+
+/**
  * A subprocess skill as the registry holds it: the public Skill plus what only the server may know —
  * the canonical (realpath) entry executable and the folder the child runs in (seed 000 wire protocol:
  * the working directory is the skill's folder, i.e. the manifest's folder).
@@ -11,6 +21,8 @@ export interface SubprocessSkill extends Skill {
   entryPath: string;
   /** Folder holding skill.json; the child's working directory. */
   workingDirectory: string;
+  /** The skill.json the loader parsed (SkillSource). */
+  skillSource: SkillSource;
 }
 
 /**
@@ -33,6 +45,8 @@ export interface NativeSkill extends Skill {
   skillDir: string;
   /** realpath of the SKILL.md (or skill.md) file; hashed into a call's digest. */
   skillFile: string;
+  /** The SKILL.md the loader parsed (SkillSource). */
+  skillSource: SkillSource;
 }
 
 /** Any skill the registry holds. */
@@ -50,9 +64,9 @@ export function folderOfSkill(skill: RegisteredSkill): string {
  */
 export function toPublicSkill(skill: RegisteredSkill, level: 1 | 2 = 1): Skill {
   if (skill.kind === "subprocess") {
-    const { entryPath: _entry, workingDirectory: _cwd, ...rest } = skill;
+    const { entryPath: _entry, workingDirectory: _cwd, skillSource: _source, ...rest } = skill;
     return rest;
   }
-  const { skillDir: _dir, skillFile: _file, instructions, ...rest } = skill;
+  const { skillDir: _dir, skillFile: _file, skillSource: _source, instructions, ...rest } = skill;
   return level === 2 ? { ...rest, instructions } : rest;
 }

@@ -43,7 +43,7 @@ async function examineManifest(found: FoundManifest, root: UsableRoot, defaultTi
   try {
     const read = await readManifest(found, root.real);
     if (!read.ok) return { stage: "parse", message: read.message, name: read.name };
-    const built = await buildSubprocessSkill(read.manifest, read.warnings, found.path, root, defaultTimeoutSeconds);
+    const built = await buildSubprocessSkill(read.manifest, read.warnings, found.path, root, defaultTimeoutSeconds, read.source);
     return built.ok ? { stage: "built", skill: built.skill } : { stage: "build", message: built.message, name: read.manifest.name };
   } catch (error) {
     return { stage: "parse", message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`, name: null };
@@ -58,7 +58,8 @@ interface RememberedManifest {
 
 /**
  * The built skill `memo` keeps for `found`, when the walk sees the manifest the same way as when it was
- * examined (it depends on the manifest's folder and its entry file: a change there voided it), or null.
+ * examined (it depends on the manifest's folder, its entry file and the file it was read from: a
+ * change there voided it), or null.
  * Only built skills are kept: a failure is examined again every scan, its cause may lie anywhere (an
  * entry not created yet).
  */
@@ -70,7 +71,7 @@ function recallManifest(found: FoundManifest, memo: ScanMemo | undefined): Outco
 /** examineManifest, keeping a built skill in `memo` (recallManifest). */
 async function examineAndRemember(found: FoundManifest, root: UsableRoot, defaultTimeoutSeconds: number, memo: ScanMemo | undefined): Promise<Outcome> {
   const outcome = await examineManifest(found, root, defaultTimeoutSeconds);
-  if (memo && outcome.stage === "built") memo.remember<RememberedManifest>("subprocess", found.path, { kind: found.kind, outcome }, [path.dirname(found.path), outcome.skill.entryPath]);
+  if (memo && outcome.stage === "built") memo.remember<RememberedManifest>("subprocess", found.path, { kind: found.kind, outcome }, [path.dirname(found.path), outcome.skill.entryPath, outcome.skill.skillSource.file]);
   return outcome;
 }
 

@@ -26,6 +26,8 @@ export interface NativeSkillSource {
   skillDir: string;
   /** realpath of the SKILL.md. */
   skillFile: string;
+  /** SHA-256 of the SKILL.md bytes parsed (SkillSource). */
+  skillFileSha256: string;
   /** Path of the SKILL.md under the skills path (shown as `source.path`). */
   sourcePath: string;
   /** realpath of the skills path (`source.root`). */
@@ -205,6 +207,7 @@ export async function buildNativeSkill(
       instructions: source.body,
       skillDir: source.skillDir,
       skillFile: source.skillFile,
+      skillSource: { file: source.skillFile, sha256: source.skillFileSha256 },
     },
   };
 }

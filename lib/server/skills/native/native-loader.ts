@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs, { constants as fsConstants, type Dirent } from "node:fs";
 import path from "node:path";
 import type { LoaderEntry, LoaderReport, LoaderRoot } from "@/lib/types/skill";
@@ -232,6 +233,7 @@ async function examineSkillFolder(
     folderName: folder,
     skillDir,
     skillFile,
+    skillFileSha256: createHash("sha256").update(read.bytes).digest("hex"),
     sourcePath,
     root: rootReal,
     defaultTimeoutSeconds: options.defaultTimeoutSeconds,
