@@ -74,4 +74,23 @@ describe("the console follows its skill folders on disk without a Rescan (issue 
     expect((await getRegistry()).get("first")).toBeUndefined();
     expect(report.log.some((line) => line.startsWith(`skill loader: parse ${path.join(testConsole.root, "first", "skill.json")}:`))).toBe(true);
   });
+
+  it("follows a root removed and made again (rm -rf root && git clone …), which sends no event of its own", async () => {
+    fs.rmSync(testConsole.root, { recursive: true });
+    await eventually("every skill of the root gone", async () => ((await getRegistry()).get("first") === undefined && (await getRegistry()).report().roots.some((root) => root.status === "skipped") ? true : undefined));
+    await eventually("the removed root no longer watched", () => (watchStatus().paths.includes(testConsole.root) ? undefined : true));
+    fs.mkdirSync(testConsole.root);
+    writeSkill(testConsole.root, "cloned", { name: "cloned", description: "in the new root" }, 'echo "{}"');
+    const skill = await eventually("cloned registered", async () => (await getRegistry()).get("cloned"));
+    expect(skill.description).toBe("in the new root");
+    // Watched again within a check (ROOT_CHECK_MS).
+    await eventually("the new root watched", () => (watchStatus().paths.includes(testConsole.root) ? true : undefined));
+    // And the new root is watched below: an edit in it is seen as that file's change (not only through
+    // the root's own check), once the root's own reports have settled.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const manifest = path.join(testConsole.root, "cloned", "skill.json");
+    fs.writeFileSync(manifest, JSON.stringify({ name: "cloned", description: "edited in the new root", entry: "run.sh" }));
+    await eventually("the edit in the new root seen", async () => ((await getRegistry()).get("cloned")?.description === "edited in the new root" ? true : undefined));
+    expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", paths: [manifest], changed: ["cloned"] });
+  });
 });

@@ -10,10 +10,16 @@ export const WATCH_QUIET_MS = 200;
 /** Longest time (ms) changes wait after the first of them, however busy the disk stays. */
 export const WATCH_MAX_WAIT_MS = 1_000;
 
+/**
+ * How often (ms) the watcher checks that each root is still the folder it watches: a root removed,
+ * replaced (`rm -rf root && git clone … root`) or created after the start sends no event of its own.
+ */
+export const ROOT_CHECK_MS = 1_000;
+
 /** A running watch of folders: what it watches, whether it failed, and how to stop it. */
 export interface RootWatcher {
-  /** The folders watched (realpaths, none inside another). */
-  readonly paths: readonly string[];
+  /** The folders watched now (realpaths of the roots that exist, sorted). */
+  paths(): string[];
   /** Resolves once every folder below the watched ones is watched (chokidar's `ready`). */
   readonly ready: Promise<void>;
   /** The reason watching stopped working, or null while it works. */
@@ -52,6 +58,9 @@ export function watchedFolders(roots: readonly string[]): string[] {
  */
 export function watchRoots(roots: readonly string[], onChanges: (changes: DiskChange[]) => Promise<void>, onFailure: (reason: string) => void): RootWatcher {
   const paths = watchedFolders(roots);
+  // Each root as configured, and the folder it is now: a root that appears, goes or is replaced is
+  // (un)watched and reported changed as a whole (ROOT_CHECK_MS).
+  const rootStates = [...new Set(roots.map((root) => path.resolve(root)))].map((given) => ({ given, ...identifyRoot(given) }));
   let failure: string | null = null;
   let closed = false;
   const waiting = new Map<string, DiskChange["kind"]>();
@@ -108,12 +117,40 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
   });
   const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 
+  const checkRoots = setInterval(() => {
+    if (closed) return;
+    for (const state of rootStates) {
+      const now = identifyRoot(state.given);
+      if (now.real === state.real && now.identity === state.identity) continue;
+      const before = state.real;
+      state.real = now.real;
+      state.identity = now.identity;
+      if (before !== null && !rootStates.some((other) => other.real === before)) watcher.unwatch(before);
+      if (now.real !== null) watcher.add(now.real);
+      for (const changed of new Set([state.given, before, now.real])) if (changed !== null) note("entries")(changed);
+    }
+  }, ROOT_CHECK_MS);
+  checkRoots.unref();
+
   async function close(): Promise<void> {
     closed = true;
+    clearInterval(checkRoots);
     if (quietTimer) clearTimeout(quietTimer);
     waiting.clear();
     await watcher.close();
   }
 
-  return { paths, ready, failure: () => failure, close };
+  const current = (): string[] => [...new Set(rootStates.flatMap((state) => (state.real === null ? [] : [state.real])))].sort();
+  return { paths: current, ready, failure: () => failure, close };
+}
+
+/** What a configured root is now: its realpath and `dev:ino` when it is a folder, else nulls. Never throws. */
+function identifyRoot(given: string): { real: string | null; identity: string | null } {
+  try {
+    const real = fs.realpathSync.native(given);
+    const stat = fs.statSync(real);
+    return stat.isDirectory() ? { real, identity: `${stat.dev}:${stat.ino}` } : { real: null, identity: null };
+  } catch {
+    return { real: null, identity: null };
+  }
 }

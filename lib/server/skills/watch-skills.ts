@@ -51,7 +51,7 @@ export async function startWatchingSkills(): Promise<void> {
       watch.status = { ...watch.status, status: "failed", reason };
     });
     watch.watcher = watcher;
-    watch.status = { status: "watching", paths: [...watcher.paths], reason: null };
+    watch.status = { status: "watching", paths: [], reason: null };
     await watcher.ready;
   } catch (error) {
     const reason = `watching could not start: ${(error as Error).message}; changes on disk wait for Rescan`;
@@ -60,9 +60,10 @@ export async function startWatchingSkills(): Promise<void> {
   }
 }
 
-/** Whether the console watches its roots (`GET /api/v1/loader` `watch`). */
+/** Whether the console watches its roots, and which folders now (`GET /api/v1/loader` `watch`). */
 export function watchStatus(): LoaderWatch {
-  return state().status;
+  const { status, watcher } = state();
+  return status.status === "watching" && watcher ? { ...status, paths: watcher.paths() } : status;
 }
 
 /** Stops watching (tests; the process's end stops it otherwise). */
