@@ -254,6 +254,25 @@ describe("incremental rescan (issue 13 point 4: only what changed is read again)
     }
   });
 
+  it("takes a burst of more than 256 changes folder by folder, keeping what the other folders hold", async () => {
+    const subprocessRoot = makeTempDir("incremental-burst-");
+    for (let i = 0; i < 10; i++) addSkill(subprocessRoot, `s${i}`, { name: `burst_${i}` });
+    const settings = { skillRoots: [subprocessRoot], skillsPath: makeTempDir("incremental-native-"), defaultTimeoutSeconds: 30, sandboxAllowPaths: [], sandboxHiddenPaths: [], bundledSkillsDir: "/nonexistent" };
+    const memo = new ScanMemo();
+    const before = await scanSkills(settings, () => undefined, memo);
+    const changes: DiskChange[] = [];
+    for (let i = 0; i < 300; i++) {
+      const file = path.join(subprocessRoot, `s${i % 3}`, `data-${i}.txt`);
+      fs.writeFileSync(file, String(i));
+      changes.push({ path: file, kind: "entries" });
+    }
+    memo.invalidate(changes);
+    expect(memo.size().examined).toBe(7);
+    const after = await scanSkills(settings, () => undefined, memo);
+    const read = after.skills.filter((skill, index) => skill !== before.skills[index]).map((skill) => skill.name);
+    expect(read).toEqual(["burst_0", "burst_1", "burst_2"]);
+  });
+
   it("reads only the skill that changed: the others are the very objects of the scan before", async () => {
     const subprocessRoot = makeTempDir("incremental-sub-");
     const skillsPath = makeTempDir("incremental-native-");

@@ -75,6 +75,38 @@ describe("the console follows its skill folders on disk without a Rescan (issue 
     expect(report.log.some((line) => line.startsWith(`skill loader: parse ${path.join(testConsole.root, "first", "skill.json")}:`))).toBe(true);
   });
 
+  it("sees a manifest renamed over the old one with the old mtime, and a chmod of the entry", async () => {
+    writeSkill(testConsole.root, "flip", { name: "flip", description: "safe at first" }, 'echo "{}"');
+    await eventually("flip registered", async () => (await getRegistry()).get("flip"));
+    const manifest = path.join(testConsole.root, "flip", "skill.json");
+    // Made outside the watched folders, its mtime set to the old file's, then renamed over it.
+    const elsewhere = path.join(testConsole.dir, "flip.json");
+    fs.writeFileSync(elsewhere, JSON.stringify({ name: "flip", description: "made dangerous", class: "dangerous", entry: "run.sh" }));
+    const { atime, mtime } = fs.statSync(manifest);
+    fs.utimesSync(elsewhere, atime, mtime);
+    fs.renameSync(elsewhere, manifest);
+    await eventually("flip dangerous", async () => ((await getRegistry()).get("flip")?.class === "dangerous" ? true : undefined));
+
+    fs.chmodSync(path.join(testConsole.root, "flip", "run.sh"), 0o644);
+    await eventually("flip failed: entry not executable", async () => ((await getRegistry()).get("flip") === undefined ? true : undefined));
+    expect((await getRegistry()).report().failed.find((entry) => entry.name === "flip")?.reason).toBe(`build: entry ${path.join(testConsole.root, "flip", "run.sh")} is not executable`);
+  });
+
+  it("keeps watching a folder removed and made again at once (the new folder is another inode)", async () => {
+    const folder = path.join(testConsole.root, "phoenix");
+    writeSkill(testConsole.root, "phoenix", { name: "phoenix", description: "first life" }, 'echo "{}"');
+    await eventually("phoenix registered", async () => (await getRegistry()).get("phoenix"));
+    fs.rmSync(folder, { recursive: true });
+    writeSkill(testConsole.root, "phoenix", { name: "phoenix", description: "second life" }, 'echo "{}"');
+    await eventually("second life seen", async () => ((await getRegistry()).get("phoenix")?.description === "second life" ? true : undefined));
+    // Edits inside the new folder are still seen.
+    fs.writeFileSync(path.join(folder, "skill.json"), JSON.stringify({ name: "phoenix", description: "edited after", entry: "run.sh" }));
+    await eventually("the edit in the new folder seen", async () => ((await getRegistry()).get("phoenix")?.description === "edited after" ? true : undefined));
+    fs.mkdirSync(path.join(folder, "deeper"));
+    writeSkill(folder, "deeper", { name: "phoenix_deeper" }, 'echo "{}"');
+    await eventually("a skill in a new folder of the new folder", async () => (await getRegistry()).get("phoenix_deeper"));
+  });
+
   it("follows a root removed and made again (rm -rf root && git clone …), which sends no event of its own", async () => {
     fs.rmSync(testConsole.root, { recursive: true });
     await eventually("every skill of the root gone", async () => ((await getRegistry()).get("first") === undefined && (await getRegistry()).report().roots.some((root) => root.status === "skipped") ? true : undefined));
@@ -92,5 +124,16 @@ describe("the console follows its skill folders on disk without a Rescan (issue 
     fs.writeFileSync(manifest, JSON.stringify({ name: "cloned", description: "edited in the new root", entry: "run.sh" }));
     await eventually("the edit in the new root seen", async () => ((await getRegistry()).get("cloned")?.description === "edited in the new root" ? true : undefined));
     expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", paths: [manifest], changed: ["cloned"] });
+
+    // Removed and made again at once: the new root often has the old one's inode number.
+    fs.rmSync(testConsole.root, { recursive: true });
+    fs.mkdirSync(testConsole.root);
+    writeSkill(testConsole.root, "again", { name: "again", description: "in the third root" }, 'echo "{}"');
+    await eventually("again registered, cloned gone", async () => ((await getRegistry()).get("again") && !(await getRegistry()).get("cloned") ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const again = path.join(testConsole.root, "again", "skill.json");
+    fs.writeFileSync(again, JSON.stringify({ name: "again", description: "edited in the third root", entry: "run.sh" }));
+    await eventually("the edit in the third root seen", async () => ((await getRegistry()).get("again")?.description === "edited in the third root" ? true : undefined));
+    expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", paths: [again], changed: ["again"] });
   });
 });

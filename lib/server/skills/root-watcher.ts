@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { watch, type FSWatcher } from "chokidar";
+import { FolderWatch } from "./folder-watch";
 import type { DiskChange } from "./scan-memo";
-import { DEFAULT_WALK_LIMITS, SKIPPED_DIRECTORIES } from "./walk-manifests";
 
 /** Quiet time (ms) after the last change before the changes are handed on. */
 export const WATCH_QUIET_MS = 200;
@@ -20,7 +19,7 @@ export const ROOT_CHECK_MS = 1_000;
 export interface RootWatcher {
   /** The folders watched now (realpaths of the roots that exist, sorted). */
   paths(): string[];
-  /** Resolves once every folder below the watched ones is watched (chokidar's `ready`). */
+  /** Resolves once every folder below the watched ones is watched. */
   readonly ready: Promise<void>;
   /** The reason watching stopped working, or null while it works. */
   failure(): string | null;
@@ -48,9 +47,9 @@ export function watchedFolders(roots: readonly string[]): string[] {
 
 /**
  * Watches `roots` (the allow-list roots and the skills path) for skill folders changing on disk (issue
- * 13 point 4: the registry follows the disk within 2 s without a Rescan), through chokidar (inotify on
- * Linux, one watch per folder), as deep as the loader walks (DEFAULT_WALK_LIMITS.maxDepth), `.git` and
- * `node_modules` left out as the walk leaves them. Changes are collected per path (an add, removal or
+ * 13 point 4: the registry follows the disk within 2 s without a Rescan), through FolderWatch (inotify,
+ * one watch per folder, every event the kernel sends), as deep as the loader walks, `.git` and
+ * `node_modules` left out as the walk leaves them; each root itself is checked every ROOT_CHECK_MS. Changes are collected per path (an add, removal or
  * rename is `entries`, an edit in place `content`) and handed to `onChanges` once no change came for
  * WATCH_QUIET_MS, or WATCH_MAX_WAIT_MS after the first, whichever is sooner; `onChanges` is never run
  * twice at once (changes that come meanwhile wait for the next round). A watch error (the inotify
@@ -97,25 +96,18 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
     schedule();
   };
 
-  const watcher: FSWatcher = watch(paths, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    depth: DEFAULT_WALK_LIMITS.maxDepth,
-    ignorePermissionErrors: true,
-    ignored: (candidate: string) => SKIPPED_DIRECTORIES.has(path.basename(candidate)),
-  });
-  watcher.on("add", note("entries")).on("addDir", note("entries")).on("unlink", note("entries")).on("unlinkDir", note("entries")).on("change", note("content"));
-  watcher.on("error", (error: unknown) => {
-    if (closed || failure !== null) return;
-    const code = (error as NodeJS.ErrnoException).code;
-    failure =
-      code === "ENOSPC" || code === "EMFILE"
-        ? `the system's limit of watched folders was reached (${code}; raise fs.inotify.max_user_watches); changes on disk wait for Rescan`
-        : `watching stopped: ${(error as Error).message}; changes on disk wait for Rescan`;
-    onFailure(failure);
-    void close();
-  });
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  const folders = new FolderWatch(
+    (event) => note(event.kind)(event.path),
+    (reason) => {
+      if (closed || failure !== null) return;
+      failure = reason;
+      onFailure(reason);
+      void close();
+    },
+  );
+  const ready = (async () => {
+    for (const folder of paths) await folders.watchTree(folder);
+  })();
 
   const checkRoots = setInterval(() => {
     if (closed) return;
@@ -125,8 +117,8 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
       const before = state.real;
       state.real = now.real;
       state.identity = now.identity;
-      if (before !== null && !rootStates.some((other) => other.real === before)) watcher.unwatch(before);
-      if (now.real !== null) watcher.add(now.real);
+      if (before !== null && !rootStates.some((other) => other.real === before)) folders.unwatchTree(before);
+      if (now.real !== null) void folders.watchTree(now.real);
       for (const changed of new Set([state.given, before, now.real])) if (changed !== null) note("entries")(changed);
     }
   }, ROOT_CHECK_MS);
@@ -137,19 +129,20 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
     clearInterval(checkRoots);
     if (quietTimer) clearTimeout(quietTimer);
     waiting.clear();
-    await watcher.close();
+    folders.close();
   }
 
   const current = (): string[] => [...new Set(rootStates.flatMap((state) => (state.real === null ? [] : [state.real])))].sort();
   return { paths: current, ready, failure: () => failure, close };
 }
 
-/** What a configured root is now: its realpath and `dev:ino` when it is a folder, else nulls. Never throws. */
+/** What a configured root is now: its realpath and `dev:ino:birth time` when it is a folder, else nulls. Never throws. */
 function identifyRoot(given: string): { real: string | null; identity: string | null } {
   try {
     const real = fs.realpathSync.native(given);
     const stat = fs.statSync(real);
-    return stat.isDirectory() ? { real, identity: `${stat.dev}:${stat.ino}` } : { real: null, identity: null };
+    // dev:ino alone comes back at once for a root made again (ext4 reuses the number); the birth time does not.
+    return stat.isDirectory() ? { real, identity: `${stat.dev}:${stat.ino}:${stat.birthtimeMs}` } : { real: null, identity: null };
   } catch {
     return { real: null, identity: null };
   }

@@ -25,7 +25,7 @@ interface Memoised<T> {
 /** The kinds of examination a memo keeps apart: a subprocess manifest's, a native skill folder's. */
 export type ExaminationKind = "subprocess" | "native";
 
-/** Most changed paths a targeted rescan takes one by one; more (a checkout, a copy of a tree) forget everything. */
+/** Most changed paths a targeted rescan takes one by one; more are taken by folder, and more folders than this forget everything. */
 export const MAX_TARGETED_CHANGES = 256;
 
 /**
@@ -95,10 +95,15 @@ export class ScanMemo {
    * changed entry (`entries` changes only; a file edited in place changes no listing), every listing
    * and folder walk below such a change (a folder removed or replaced), the walks of the folders
    * above one (their walk holds the changed folder's), and every examination with a dependency at,
-   * below or above any changed path. More than MAX_TARGETED_CHANGES changes forget everything.
+   * below or above any changed path. More than MAX_TARGETED_CHANGES changes are taken as changes of
+   * their folders; more folders than that forget everything.
    * Linear in what is kept, with a set lookup per ancestor of each kept path.
    */
-  invalidate(changes: readonly DiskChange[]): void {
+  invalidate(reported: readonly DiskChange[]): void {
+    let changes = reported;
+    // A burst (a checkout, a copy of a tree) is taken folder by folder: each change becomes its folder's
+    // (entries), so 300 files in 16 skill folders void 16 folders, not everything.
+    if (changes.length > MAX_TARGETED_CHANGES) changes = [...new Set(changes.map((change) => path.dirname(path.resolve(change.path))))].map((folder) => ({ path: folder, kind: "entries" as const }));
     if (changes.length > MAX_TARGETED_CHANGES) return this.forget();
     const entriesChanged = new Set<string>();
     const listingsVoided = new Set<string>();
