@@ -74,7 +74,7 @@ describe("the approval digest", () => {
       expect(response.status).toBe(409);
       const error = await errorOf(response);
       expect(error.code).toBe("conflict");
-      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: skill\\.json changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
+      expect(error.message).toMatch(new RegExp(`^approval ${approvalId} is void: the timeout changed, skill\\.json changed since the call was requested \\(digest [0-9a-f]{12}… is now [0-9a-f]{12}…\\)$`));
       // What the void recorded: the approval void (by the system, unsigned), the call ended expired.
       const reason = error.message.replace(`approval ${approvalId} is void: `, "");
       expect(await db().approval.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: "void", reason, decidedBy: "system" });

@@ -2,6 +2,7 @@ import { payloadText } from "../calls/call-payloads";
 import { config, SCRIPT_SYSTEM_PATH } from "../env";
 import { AppError } from "../errors";
 import { planCall, PlanError, StaleSkillError, type CallPlan } from "./call-plan";
+import { getRegistry, updateRegistry } from "./registry";
 import { digestMismatchReason } from "./skill-digest";
 import type { RegisteredSkill } from "./registered-skill";
 
@@ -28,15 +29,22 @@ export async function planOnConsole(skill: RegisteredSkill, argsJson: string): P
  * is checked at every signature and confirmation; any mismatch voids the approval for good): the skill
  * is gone, its folder cannot be planned any more, or the call's digest recomputed from the console's
  * copy now differs — naming what changed when the frozen skill input is known (`scripts/lib.sh
- * changed`). Returns null when it still matches. Never throws.
+ * changed`). A skill file changed since the registry loaded it is rescanned first (`rescanned`), so
+ * the comparison is with the skill as it is now. Returns null when it still matches. Never throws.
  */
-export async function digestMismatch(skill: RegisteredSkill | undefined, call: { id: string; args: string; digest: string | null }, frozenSkillInput: string | null = null): Promise<string | null> {
+export async function digestMismatch(skill: RegisteredSkill | undefined, call: { id: string; args: string; digest: string | null }, frozenSkillInput: string | null = null, rescanned = false): Promise<string | null> {
   if (!skill) return "the skill is no longer registered, so what the call would run cannot be checked";
   if (call.digest === null) return null;
   let plan: CallPlan;
   try {
     plan = await planOnConsole(skill, await payloadText(call.id, "args", call.args));
   } catch (error) {
+    // The skill file changed since the registry read it: rescan the skill once, then compare with
+    // what it is now (naming what changed, the timeout as well as the file).
+    if (error instanceof StaleSkillError && !rescanned) {
+      await updateRegistry([{ path: skill.skillSource.file, kind: "content" }]);
+      return digestMismatch((await getRegistry()).get(skill.name), call, frozenSkillInput, true);
+    }
     return `what the call would run cannot be checked any more: ${(error as Error).message}`;
   }
   if (plan.call.digest === call.digest) return null;
