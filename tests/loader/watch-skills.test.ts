@@ -107,6 +107,23 @@ describe("the console follows its skill folders on disk without a Rescan (issue 
     await eventually("a skill in a new folder of the new folder", async () => (await getRegistry()).get("phoenix_deeper"));
   });
 
+  it("reads every root again after a flood of events (the kernel may have dropped some), and watches what was made meanwhile", async () => {
+    const noise = path.join(testConsole.root, "noise");
+    fs.mkdirSync(noise);
+    await eventually("the noise folder seen", () => (loaderHistory()[0]?.paths.includes(noise) ? true : undefined));
+    // 3,000 events in well under a second, in a watched folder.
+    for (let i = 0; i < 3_000; i++) fs.writeFileSync(path.join(noise, `n${i}`), "");
+    writeSkill(testConsole.root, "floodborn", { name: "floodborn", description: "made during a flood" }, 'echo "{}"');
+    await eventually("floodborn registered", async () => (await getRegistry()).get("floodborn"));
+    await eventually("a scan of whole roots after the flood", () => (loaderHistory().some((scan) => scan.trigger === "watch" && scan.paths.includes(testConsole.root) && scan.paths.includes(testConsole.nativeRoot)) ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const manifest = path.join(testConsole.root, "floodborn", "skill.json");
+    fs.writeFileSync(manifest, JSON.stringify({ name: "floodborn", description: "edited after the flood", entry: "run.sh" }));
+    await eventually("the edit after the flood seen", async () => ((await getRegistry()).get("floodborn")?.description === "edited after the flood" ? true : undefined));
+    expect(loaderHistory()[0]).toMatchObject({ trigger: "watch", paths: [manifest], changed: ["floodborn"] });
+    fs.rmSync(noise, { recursive: true });
+  });
+
   it("follows a root removed and made again (rm -rf root && git clone …), which sends no event of its own", async () => {
     fs.rmSync(testConsole.root, { recursive: true });
     await eventually("every skill of the root gone", async () => ((await getRegistry()).get("first") === undefined && (await getRegistry()).report().roots.some((root) => root.status === "skipped") ? true : undefined));

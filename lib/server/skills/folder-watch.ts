@@ -25,6 +25,8 @@ export type FolderEvent = { path: string; kind: "entries" | "content" };
  */
 export class FolderWatch {
   private readonly watched = new Map<string, { watcher: fs.FSWatcher; identity: string; depth: number }>();
+  /** The watched folders right below each watched folder, so a subtree is unwatched in time linear in its own size. */
+  private readonly children = new Map<string, Set<string>>();
   private failed = false;
   private closed = false;
 
@@ -46,15 +48,22 @@ export class FolderWatch {
     await this.watchFolder(root, 0, slices);
   }
 
-  /** Stops watching `folder` and every folder below it. */
+  /**
+   * Stops watching `folder` and every folder below it, in time linear in that subtree (a flood of
+   * renames in a tree of 10,000 folders once cost a pass over all of them per event, and the console
+   * served nothing while it drained the events).
+   */
   unwatchTree(folder: string): void {
-    const prefix = folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`;
-    for (const [watchedFolder, entry] of this.watched) {
-      if (watchedFolder === folder || watchedFolder.startsWith(prefix)) {
-        entry.watcher.close();
-        this.watched.delete(watchedFolder);
-      }
+    const entry = this.watched.get(folder);
+    if (entry) {
+      entry.watcher.close();
+      this.watched.delete(folder);
+      this.children.get(path.dirname(folder))?.delete(folder);
     }
+    const below = this.children.get(folder);
+    if (!below) return;
+    this.children.delete(folder);
+    for (const child of below) this.unwatchTree(child);
   }
 
   /** Stops every watch. */
@@ -62,6 +71,7 @@ export class FolderWatch {
     this.closed = true;
     for (const entry of this.watched.values()) entry.watcher.close();
     this.watched.clear();
+    this.children.clear();
   }
 
   private fail(reason: string): void {
@@ -101,7 +111,27 @@ export class FolderWatch {
       watcher.close();
       if (this.watched.get(folder)?.watcher === watcher) this.watched.delete(folder);
     });
+    // fs.watch follows links on the way to the folder: a folder above it swapped for a symbolic link
+    // since the lstat would put the watch outside the root. Only a folder that is its own real path is
+    // kept (a swap back within the same instant can still slip by; the loader, which reads through
+    // O_NOFOLLOW descriptors, is the boundary — a stray watch only costs rescans and watches).
+    let real: string | null;
+    try {
+      real = fs.realpathSync.native(folder);
+    } catch {
+      real = null;
+    }
+    if (real !== folder) {
+      watcher.close();
+      return;
+    }
     this.watched.set(folder, { watcher, identity, depth });
+    if (depth > 0) {
+      const parent = path.dirname(folder);
+      let siblings = this.children.get(parent);
+      if (!siblings) this.children.set(parent, (siblings = new Set()));
+      siblings.add(folder);
+    }
     if (depth >= DEFAULT_WALK_LIMITS.maxDepth) return;
     let entries: fs.Dirent[];
     try {

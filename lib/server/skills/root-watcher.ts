@@ -15,6 +15,14 @@ export const WATCH_MAX_WAIT_MS = 1_000;
  */
 export const ROOT_CHECK_MS = 1_000;
 
+/**
+ * More events than FLOOD_EVENTS within FLOOD_WINDOW_MS (ms) count as a flood: inotify's queue (16,384
+ * events by default) may have overflowed and dropped some, which Node never reports, so once it quiets
+ * every root is read again and watched afresh.
+ */
+export const FLOOD_EVENTS = 2_000;
+export const FLOOD_WINDOW_MS = 1_000;
+
 /** A running watch of folders: what it watches, whether it failed, and how to stop it. */
 export interface RootWatcher {
   /** The folders watched now (realpaths of the roots that exist, sorted). */
@@ -73,9 +81,19 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
     if (quietTimer) clearTimeout(quietTimer);
     quietTimer = null;
     if (closed || waiting.size === 0 || handing) return;
-    const changes = [...waiting].map(([changed, kind]) => ({ path: changed, kind }));
+    let changes = [...waiting].map(([changed, kind]) => ({ path: changed, kind }));
     waiting.clear();
     firstAt = 0;
+    if (flooded) {
+      // The kernel may have dropped events (Node does not pass inotify's overflow notice on): every
+      // root is read again as a whole, and watched afresh so folders made meanwhile are watched too.
+      flooded = false;
+      changes = current().map((root) => ({ path: root, kind: "entries" as const }));
+      for (const root of current()) {
+        folders.unwatchTree(root);
+        void folders.watchTree(root);
+      }
+    }
     handing = onChanges(changes)
       .catch((error: unknown) => console.error("skill loader: rescanning the changed skill folders failed:", error))
       .finally(() => {
@@ -88,8 +106,18 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
     quietTimer = setTimeout(handOn, Math.max(0, Math.min(WATCH_QUIET_MS, firstAt + WATCH_MAX_WAIT_MS - Date.now())));
     quietTimer.unref();
   };
+  // Events counted per FLOOD_WINDOW_MS: past FLOOD_EVENTS the next round reads every root again.
+  let windowStart = 0;
+  let windowEvents = 0;
+  let flooded = false;
   const note = (kind: DiskChange["kind"]) => (changed: string) => {
     if (closed) return;
+    const now = Date.now();
+    if (now - windowStart > FLOOD_WINDOW_MS) {
+      windowStart = now;
+      windowEvents = 0;
+    }
+    if (++windowEvents > FLOOD_EVENTS) flooded = true;
     if (waiting.size === 0 && firstAt === 0) firstAt = Date.now();
     // An add or removal outweighs an edit of the same path.
     if (waiting.get(changed) !== "entries") waiting.set(changed, kind);
