@@ -12,8 +12,10 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { formatDuration } from "@/lib/client/format-time";
 import { useLoaderReport, useReloadLoader, type LoaderState } from "@/lib/client/use-loader-report";
-import type { LoaderReport, LoaderScan, LoaderWatch } from "@/lib/types/skill";
+import { scanChanges, type LoaderReport, type LoaderScan, type LoaderWatch } from "@/lib/types/skill";
 import { LoaderEntriesTable } from "./loader-entries-table";
+
+export { scanChanges };
 
 function Stat({ label, value, tone }: { label: string; value: React.ReactNode; tone?: "red" | "amber" }) {
   const color = tone === "red" ? "text-red-700" : tone === "amber" ? "text-amber-700" : "text-zinc-900";
@@ -86,17 +88,6 @@ const TRIGGER_LABELS: Record<LoaderScan["trigger"], string> = {
   replica: "Another replica",
   watch: "Changed on disk",
 };
-
-/**
- * What one scan changed, in words: "added a, b; removed c; changed d and 3 more" ("no skill changed"
- * when nothing did; the first scan says how many it registered). Pure.
- */
-export function scanChanges(scan: LoaderScan): string {
-  if (scan.trigger === "start") return `${scan.addedCount} skill${scan.addedCount === 1 ? "" : "s"} registered`;
-  const part = (verb: string, names: string[], count: number) => (count === 0 ? [] : [`${verb} ${names.join(", ")}${count > names.length ? ` and ${count - names.length} more` : ""}`]);
-  const parts = [...part("added", scan.added, scan.addedCount), ...part("removed", scan.removed, scan.removedCount), ...part("changed", scan.changed, scan.changedCount)];
-  return parts.length > 0 ? parts.join("; ") : "no skill changed";
-}
 
 /** The last scans, newest first: when, why, how long, and what each changed. */
 function HistoryTable({ history }: { history: LoaderScan[] }) {

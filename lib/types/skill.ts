@@ -155,6 +155,18 @@ export interface LoaderScan {
 export const LOADER_SCAN_NAMES = 20;
 
 /**
+ * What one scan changed, in words: "added a, b; removed c; changed d and 3 more" ("no skill changed"
+ * when nothing did; the first scan says how many it registered). The Loader page's history and the
+ * console's log line of a watched rescan both say it so. Pure.
+ */
+export function scanChanges(scan: LoaderScan): string {
+  if (scan.trigger === "start") return `${scan.addedCount} skill${scan.addedCount === 1 ? "" : "s"} registered`;
+  const part = (verb: string, names: string[], count: number) => (count === 0 ? [] : [`${verb} ${names.join(", ")}${count > names.length ? ` and ${count - names.length} more` : ""}`]);
+  const parts = [...part("added", scan.added, scan.addedCount), ...part("removed", scan.removed, scan.removedCount), ...part("changed", scan.changed, scan.changedCount)];
+  return parts.length > 0 ? parts.join("; ") : "no skill changed";
+}
+
+/**
  * Whether the console watches its roots (`GET /api/v1/loader` `watch`): `watching` the listed paths,
  * `off` (SKILLS_WATCH=false, or not started), or `failed` with the reason (changes then wait for Rescan).
  */

@@ -39,6 +39,19 @@ function firstMissing(target: string): string {
   return missing;
 }
 
+/**
+ * Moves `from` over `over` (removed first): the same paths now hold other files, and only the two
+ * folders are reported, never what lies below them. Returns the changes.
+ */
+function moveOver(from: string, over: string): DiskChange[] {
+  fs.rmSync(over, { recursive: true });
+  fs.renameSync(from, over);
+  return [
+    { path: from, kind: "entries" },
+    { path: over, kind: "entries" },
+  ];
+}
+
 /** The scan without its timings (they differ between two scans of the same disk). */
 function comparable(result: Awaited<ReturnType<typeof scanSkills>>) {
   const { loadedAt: _loadedAt, durationMs: _durationMs, ...report } = result.report;
@@ -111,31 +124,19 @@ describe("incremental rescan (issue 13 point 4: only what changed is read again)
         ];
       },
       () => {
-        // One folder moved over another (removed first): the same paths now hold other files, and only
-        // the two folders are reported, never what lies below them.
+        // One folder moved over another (moveOver).
         const folders = subprocessFolders();
         if (folders.length < 2) return [];
         const from = pick(folders);
         const over = pick(folders.filter((folder) => !folder.startsWith(from) && !from.startsWith(folder)));
         if (!over) return [];
-        fs.rmSync(over, { recursive: true });
-        fs.renameSync(from, over);
-        return [
-          { path: from, kind: "entries" },
-          { path: over, kind: "entries" },
-        ];
+        return moveOver(from, over);
       },
       () => {
         const folders = nativeFolders();
         if (folders.length < 2) return [];
         const from = pick(folders);
-        const over = pick(folders.filter((folder) => folder !== from));
-        fs.rmSync(over, { recursive: true });
-        fs.renameSync(from, over);
-        return [
-          { path: from, kind: "entries" },
-          { path: over, kind: "entries" },
-        ];
+        return moveOver(from, pick(folders.filter((folder) => folder !== from)));
       },
       () => {
         const scripts = treeOf(subprocessRoot).filter((entry) => path.basename(entry) === "run.sh");

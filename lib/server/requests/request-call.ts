@@ -15,9 +15,9 @@ import { config } from "../env";
 import { AppError } from "../errors";
 import { authorizeCall, resolveCallPersona } from "../policy/guard";
 import { noteDigest } from "../skills/console-digests";
-import { planOnConsole } from "../skills/plan-on-console";
+import { planOnConsole, rescanSkill } from "../skills/plan-on-console";
 import { StaleSkillError } from "../skills/call-plan";
-import { getRegistry, updateRegistry } from "../skills/registry";
+import { getRegistry } from "../skills/registry";
 import { approvalsChanged } from "../approvals/approval-feed";
 
 /** Input of requestCall: the parsed body of `POST /api/v1/skills/{name}/calls` and who sent it. */
@@ -70,7 +70,7 @@ export async function requestCall(input: CallRequestInput, reloaded = false): Pr
     // request again from the top (args and policy against the new record), once; a file still changing
     // then is refused.
     if (reloaded) throw new AppError("conflict", error.message);
-    await updateRegistry([{ path: skill.skillSource.file, kind: "content" }]);
+    await rescanSkill(skill);
     return requestCall(input, true);
   }
   noteDigest(registry, skill.name, plan.skill.digest);

@@ -24,7 +24,7 @@ export type FolderEvent = { path: string; kind: "entries" | "content" };
  * once, after which nothing more is reported.
  */
 export class FolderWatch {
-  private readonly watched = new Map<string, { watcher: fs.FSWatcher; identity: string; depth: number }>();
+  private readonly watched = new Map<string, { watcher: fs.FSWatcher; identity: string }>();
   /** The watched folders right below each watched folder, so a subtree is unwatched in time linear in its own size. */
   private readonly children = new Map<string, Set<string>>();
   private failed = false;
@@ -125,7 +125,7 @@ export class FolderWatch {
       watcher.close();
       return;
     }
-    this.watched.set(folder, { watcher, identity, depth });
+    this.watched.set(folder, { watcher, identity });
     if (depth > 0) {
       const parent = path.dirname(folder);
       let siblings = this.children.get(parent);

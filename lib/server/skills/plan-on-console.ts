@@ -25,6 +25,15 @@ export async function planOnConsole(skill: RegisteredSkill, argsJson: string): P
 }
 
 /**
+ * Rescans the one skill whose file changed since the registry read it (StaleSkillError) and returns it
+ * as the registry holds it now (undefined when it is gone). Throws like updateRegistry.
+ */
+export async function rescanSkill(skill: RegisteredSkill): Promise<RegisteredSkill | undefined> {
+  await updateRegistry([{ path: skill.skillSource.file, kind: "content" }]);
+  return (await getRegistry()).get(skill.name);
+}
+
+/**
  * Why a waiting call no longer matches what it was bound to (DESIGN.md "Dual-sign rules": the digest
  * is checked at every signature and confirmation; any mismatch voids the approval for good): the skill
  * is gone, its folder cannot be planned any more, or the call's digest recomputed from the console's
@@ -41,10 +50,7 @@ export async function digestMismatch(skill: RegisteredSkill | undefined, call: {
   } catch (error) {
     // The skill file changed since the registry read it: rescan the skill once, then compare with
     // what it is now (naming what changed, the timeout as well as the file).
-    if (error instanceof StaleSkillError && !rescanned) {
-      await updateRegistry([{ path: skill.skillSource.file, kind: "content" }]);
-      return digestMismatch((await getRegistry()).get(skill.name), call, frozenSkillInput, true);
-    }
+    if (error instanceof StaleSkillError && !rescanned) return digestMismatch(await rescanSkill(skill), call, frozenSkillInput, true);
     return `what the call would run cannot be checked any more: ${(error as Error).message}`;
   }
   if (plan.call.digest === call.digest) return null;

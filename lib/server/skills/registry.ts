@@ -1,5 +1,5 @@
 import { config } from "@/lib/server/env";
-import { LOADER_SCAN_NAMES, type LoaderReport, type LoaderScan, type LoaderScanTrigger } from "@/lib/types/skill";
+import { LOADER_SCAN_NAMES, scanChanges, type LoaderReport, type LoaderScan, type LoaderScanTrigger } from "@/lib/types/skill";
 import { onReplicaCatchUp, onReplicaMessage } from "../replica-bus";
 import { loadSecretGrants, type SecretGrants } from "../secrets/secret-store";
 import { LOG_PREFIX } from "./loader-log";
@@ -150,9 +150,7 @@ export function skillChanges(before: readonly RegisteredSkill[], after: readonly
 
 /** One line saying what a targeted scan found, for the console's log. */
 function summaryOf(scan: LoaderScan): string {
-  const names = (label: string, list: string[], count: number) => (count === 0 ? [] : [`${label} ${list.join(", ")}${count > list.length ? ` and ${count - list.length} more` : ""}`]);
-  const found = [...names("added", scan.added, scan.addedCount), ...names("removed", scan.removed, scan.removedCount), ...names("changed", scan.changed, scan.changedCount)];
-  return `rescanned ${scan.pathCount} changed path${scan.pathCount === 1 ? "" : "s"} on disk in ${scan.durationMs} ms: ${found.length > 0 ? found.join("; ") : "no skill changed"} (${scan.count} skills)`;
+  return `rescanned ${scan.pathCount} changed path${scan.pathCount === 1 ? "" : "s"} on disk in ${scan.durationMs} ms: ${scanChanges(scan)} (${scan.count} skills)`;
 }
 
 /**

@@ -36,24 +36,6 @@ export interface RootWatcher {
 }
 
 /**
- * The folders to watch for `roots` (absolute, as configured): each one's realpath, missing or
- * unreadable ones left out (the loader reports them), and none inside another one kept. Never throws.
- */
-export function watchedFolders(roots: readonly string[]): string[] {
-  const real: string[] = [];
-  for (const root of roots) {
-    try {
-      const resolved = fs.realpathSync.native(root);
-      if (fs.statSync(resolved).isDirectory()) real.push(resolved);
-    } catch {
-      // Missing or unreadable: the loader reports it; a Rescan picks it up once it exists.
-    }
-  }
-  const unique = [...new Set(real)].sort();
-  return unique.filter((folder) => !unique.some((other) => other !== folder && folder.startsWith(`${other}${path.sep}`)));
-}
-
-/**
  * Watches `roots` (the allow-list roots and the skills path) for skill folders changing on disk (issue
  * 13 point 4: the registry follows the disk within 2 s without a Rescan), through FolderWatch (inotify,
  * one watch per folder, every event the kernel sends), as deep as the loader walks, `.git` and
@@ -64,10 +46,11 @@ export function watchedFolders(roots: readonly string[]): string[] {
  * limit reached: ENOSPC) stops the watch and is given to `onFailure` with a reason an operator can act on.
  */
 export function watchRoots(roots: readonly string[], onChanges: (changes: DiskChange[]) => Promise<void>, onFailure: (reason: string) => void): RootWatcher {
-  const paths = watchedFolders(roots);
   // Each root as configured, and the folder it is now: a root that appears, goes or is replaced is
   // (un)watched and reported changed as a whole (ROOT_CHECK_MS).
   const rootStates = [...new Set(roots.map((root) => path.resolve(root)))].map((given) => ({ given, ...identifyRoot(given) }));
+  /** The roots' folders now (realpaths of the roots that exist, sorted). */
+  const current = (): string[] => [...new Set(rootStates.flatMap((state) => (state.real === null ? [] : [state.real])))].sort();
   let failure: string | null = null;
   let closed = false;
   const waiting = new Map<string, DiskChange["kind"]>();
@@ -110,7 +93,7 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
   let windowStart = 0;
   let windowEvents = 0;
   let flooded = false;
-  const note = (kind: DiskChange["kind"]) => (changed: string) => {
+  const note = (kind: DiskChange["kind"], changed: string): void => {
     if (closed) return;
     const now = Date.now();
     if (now - windowStart > FLOOD_WINDOW_MS) {
@@ -125,7 +108,7 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
   };
 
   const folders = new FolderWatch(
-    (event) => note(event.kind)(event.path),
+    (event) => note(event.kind, event.path),
     (reason) => {
       if (closed || failure !== null) return;
       failure = reason;
@@ -133,8 +116,9 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
       void close();
     },
   );
+  // In path order, so a root inside another is already watched (as the same folder) when its turn comes.
   const ready = (async () => {
-    for (const folder of paths) await folders.watchTree(folder);
+    for (const folder of current()) await folders.watchTree(folder);
   })();
 
   const checkRoots = setInterval(() => {
@@ -147,7 +131,7 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
       state.identity = now.identity;
       if (before !== null && !rootStates.some((other) => other.real === before)) folders.unwatchTree(before);
       if (now.real !== null) void folders.watchTree(now.real);
-      for (const changed of new Set([state.given, before, now.real])) if (changed !== null) note("entries")(changed);
+      for (const changed of new Set([state.given, before, now.real])) if (changed !== null) note("entries", changed);
     }
   }, ROOT_CHECK_MS);
   checkRoots.unref();
@@ -160,7 +144,6 @@ export function watchRoots(roots: readonly string[], onChanges: (changes: DiskCh
     folders.close();
   }
 
-  const current = (): string[] => [...new Set(rootStates.flatMap((state) => (state.real === null ? [] : [state.real])))].sort();
   return { paths: current, ready, failure: () => failure, close };
 }
 

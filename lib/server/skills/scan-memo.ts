@@ -70,8 +70,8 @@ export class ScanMemo {
     return { listings: this.listings.size, walks: this.walks.size, examined: this.examined.subprocess.size + this.examined.native.size };
   }
 
-  /** The listing of `dir` (absolute), read and sorted by `read` on first use. */
-  listing(dir: string, read: (dir: string) => Listing): Listing {
+  /** The listing of `dir` (absolute), read and sorted by `read` (default listSorted) on first use. */
+  listing(dir: string, read: (dir: string) => Listing = listSorted): Listing {
     let listing = this.listings.get(dir);
     if (!listing) {
       listing = read(dir);

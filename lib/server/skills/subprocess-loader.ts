@@ -129,7 +129,7 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
     }
     scanned.push(root);
     const slices = new WorkSlices();
-    const list = memo ? (dir: string) => memo.listing(dir, listSorted) : listSorted;
+    const list = memo ? (dir: string) => memo.listing(dir) : listSorted;
     const walked = await walkManifests(root.real, opts.walkLimits ?? DEFAULT_WALK_LIMITS, slices, list, memo?.subtrees);
     const outcomes: (Outcome | null)[] = new Array(walked.length).fill(null);
     for (let index = 0; index < walked.length; index++) {

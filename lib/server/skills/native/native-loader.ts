@@ -62,7 +62,7 @@ function isFolderBehindLink(link: string): boolean {
 
 /** `dir`'s entries sorted by name (through `memo` when given), or null with the line logged when it cannot be listed. */
 function sortedEntries(dir: string, log: LoaderLog, memo: ScanMemo | undefined): Dirent[] | null {
-  const listed = memo ? memo.listing(dir, listSorted) : listSorted(dir);
+  const listed = memo ? memo.listing(dir) : listSorted(dir);
   if ("error" in listed) {
     log.write(loaderLine.unreadableDirectory(dir, describeFsError(listed.error)));
     return null;
