@@ -32,16 +32,20 @@ const DATABASE_FILE = path.join(__dirname, "data", `e2e-${PORT}.db`);
 const DIST_DIR = process.env.CI ? ".next" : `.next-e2e-${PORT}`;
 const SKILL_ROOTS = [path.join(__dirname, "skills"), path.join(__dirname, "e2e", "fixtures", "skills")];
 const NATIVE_SKILLS_PATH = path.join(__dirname, "data", `e2e-native-${PORT}`);
+/** Each console installs packs into its own folder (a pack enabled on one is not the other's). */
+const PACKS_PATHS = [PORT, POSTGRES_PORT].map((port) => path.join(__dirname, "data", `e2e-packs-${port}`));
 // Made once, in the runner process (its workers inherit the flag and must not touch the folder the server reads).
 if (!process.env.E2E_NATIVE_READY) {
   fs.rmSync(NATIVE_SKILLS_PATH, { recursive: true, force: true });
   fs.cpSync(path.join(__dirname, "skills"), NATIVE_SKILLS_PATH, { recursive: true });
   fs.cpSync(path.join(__dirname, "e2e", "fixtures", "native"), NATIVE_SKILLS_PATH, { recursive: true });
+  // The databases start empty: so do the packs installed into them.
+  for (const folder of PACKS_PATHS) fs.rmSync(folder, { recursive: true, force: true });
   process.env.E2E_NATIVE_READY = "1";
 }
 
 // What this run's server leaves, removed by the global teardown (outside CI).
-process.env.E2E_RUN_FILES = [path.join(__dirname, DIST_DIR), POSTGRES_WORKER_STATE_DIR, DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, NATIVE_SKILLS_PATH].join("\n");
+process.env.E2E_RUN_FILES = [path.join(__dirname, DIST_DIR), POSTGRES_WORKER_STATE_DIR, DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`, NATIVE_SKILLS_PATH, ...PACKS_PATHS].join("\n");
 
 /** Browser settings of both Chromium projects. */
 const chromium = {
@@ -115,7 +119,7 @@ export default defineConfig({
       reuseExistingServer: !process.env.CI,
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...SERVER_ENV, PORT: String(PORT), DATABASE_URL: `file:${DATABASE_FILE}`, E2E_DATABASE_FILE: DATABASE_FILE },
+      env: { ...SERVER_ENV, PORT: String(PORT), DATABASE_URL: `file:${DATABASE_FILE}`, E2E_DATABASE_FILE: DATABASE_FILE, PACKS_PATH: PACKS_PATHS[0]! },
     },
     {
       // Its own throwaway PostgreSQL cluster; starts once the first console answers, on the build it made.
@@ -127,7 +131,7 @@ export default defineConfig({
       stderr: "pipe",
       // SIGTERM, so it stops its cluster and removes its folder (the default SIGKILL would leave PostgreSQL running).
       gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-      env: { ...SERVER_ENV, PORT: String(POSTGRES_PORT), E2E_REPLICA_PORT: process.env.E2E_REPLICA_PORT, WORKER_STATE_DIR: POSTGRES_WORKER_STATE_DIR, E2E_WAIT_FOR_URL: `${BASE_URL}/api/v1/auth/session` },
+      env: { ...SERVER_ENV, PORT: String(POSTGRES_PORT), PACKS_PATH: PACKS_PATHS[1]!, E2E_REPLICA_PORT: process.env.E2E_REPLICA_PORT, WORKER_STATE_DIR: POSTGRES_WORKER_STATE_DIR, E2E_WAIT_FOR_URL: `${BASE_URL}/api/v1/auth/session` },
     },
   ],
 });

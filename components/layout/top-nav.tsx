@@ -29,6 +29,7 @@ const LINKS: NavLink[] = [
   { href: "/tokens", label: "Tokens", match: under("/tokens") },
   { href: "/users", label: "Users", match: under("/users"), adminOnly: true },
   { href: "/secrets", label: "Secrets", match: under("/secrets"), adminOnly: true },
+  { href: "/packs", label: "Packs", match: under("/packs"), adminOnly: true },
   { href: "/audit", label: "Audit", match: under("/audit") },
   { href: "/loader", label: "Loader", match: under("/loader") },
   { href: "/workers", label: "Workers", match: under("/workers") },
@@ -40,7 +41,7 @@ function visibleLinks(role: Role | undefined): NavLink[] {
 
 /**
  * The console's top bar: product name, the sections (the current one marked; Approvals with its count
- * of pending requests; Users and Secrets for admins only) and the signed-in person with Sign out.
+ * of pending requests; Users, Secrets and Packs for admins only) and the signed-in person with Sign out.
  */
 export function TopNav() {
   const pathname = usePathname() ?? "/";

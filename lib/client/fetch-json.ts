@@ -12,20 +12,24 @@ function isEnvelope(body: unknown): body is { error: { code: string; message: st
 
 /**
  * The one fetch wrapper of the client: requests `path` on the same origin, sends `body` as JSON when
- * given, and resolves to the parsed JSON answer typed `T` (the caller names the contract's shape).
+ * given (or `upload`'s bytes as its content type: a pack's .tar.gz), and resolves to the parsed JSON answer typed `T` (the caller names the contract's shape).
  * Throws ApiError: the server's envelope decoded for a non-2xx answer, `network` when the request
  * failed, `bad_response` when the answer is not JSON. A 401 also sends the browser to the login page.
  */
 export async function fetchJson<T>(
   path: ApiPath,
-  init: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal } = {},
+  init: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; upload?: { data: Blob; type: string }; signal?: AbortSignal } = {},
 ): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: init.method ?? "GET",
-      headers: init.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: init.upload
+        ? { accept: "application/json", "content-type": init.upload.type }
+        : init.body === undefined
+          ? { accept: "application/json" }
+          : { accept: "application/json", "content-type": "application/json" },
+      body: init.upload ? init.upload.data : init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
       cache: "no-store",
     });

@@ -67,6 +67,11 @@ export const queryKeys = {
     all: ["secrets"] as const,
     list: () => ["secrets", "list"] as const,
   },
+  packs: {
+    all: ["packs"] as const,
+    list: () => ["packs", "list"] as const,
+    detail: (id: string) => ["packs", "detail", id] as const,
+  },
   workerTokens: {
     all: ["worker-tokens"] as const,
     list: () => ["worker-tokens", "list"] as const,

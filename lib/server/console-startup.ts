@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { expireDueApprovals } from "./approvals/expire-approvals";
 import { ensureFirstAdmin } from "./auth/users";
 import { interruptLapsedCalls } from "./calls/interrupt-calls";
@@ -11,6 +12,7 @@ import { warnAboutUnreadableSecrets } from "./secrets/secret-store";
 import { getRegistry } from "./skills/registry";
 import { followReplicaReloads } from "./skills/reload-skills";
 import { startWatchingSkills } from "./skills/watch-skills";
+import { installedPacksRoot } from "./packs/pack-layout";
 import { startReplicaBus } from "./replica-bus";
 // Registers what this replica does with other replicas' announcements (replica-bus.ts) at start-up,
 // before any request loads them: lines and ends of followed calls, claim-poll wake-ups, rescans.
@@ -50,6 +52,19 @@ export function ensureConsoleStarted(): Promise<void> {
   return store[STARTUP_KEY];
 }
 
+/**
+ * Makes PACKS_PATH's `installed/` folder (DESIGN.md "Skill packs": one more root for both kinds), so
+ * the loaders and the watcher find it from the first scan. A folder that cannot be made is logged;
+ * packs then cannot be enabled, and nothing else changes.
+ */
+async function preparePacksFolder(): Promise<void> {
+  try {
+    await fs.mkdir(installedPacksRoot(config().packsPath), { recursive: true, mode: 0o755 });
+  } catch (error) {
+    console.error(`packs: ${installedPacksRoot(config().packsPath)} cannot be made: ${(error as Error).message}`);
+  }
+}
+
 async function start(): Promise<void> {
   const { leaseMs } = config();
   await dbReady();
@@ -59,6 +74,7 @@ async function start(): Promise<void> {
   if (databaseProvider() === "postgresql") await startReplicaBus();
   await ensureDefaultPersona();
   await ensureFirstAdmin();
+  await preparePacksFolder();
   await getRegistry();
   // Not awaited: watching 10,000 skill folders takes a while to set up, and serving need not wait.
   void startWatchingSkills();

@@ -48,9 +48,17 @@ describe("loadConfig (DESIGN.md Configuration)", () => {
     expect(loadConfig({ NODE_ENV: "test", DATABASE_URL: "postgresql://console@db:5432/console" }).databaseUrl).toBe("postgresql://console@db:5432/console");
   });
 
+  it("reads the pack settings, and names a bad one", () => {
+    const config = loadConfig({ NODE_ENV: "test" });
+    expect({ packsPath: config.packsPath, allow: config.packsAllowUnsigned, keys: config.packTrustedKeys, max: config.packMaxBytes }).toEqual({ packsPath: path.resolve("./data/packs"), allow: "local", keys: [], max: 64 * 1024 * 1024 });
+    expect(() => loadConfig({ NODE_ENV: "test", PACKS_ALLOW_UNSIGNED: "yes" })).toThrow(new ConfigError('PACKS_ALLOW_UNSIGNED="yes" must be local, always or never'));
+    expect(() => loadConfig({ NODE_ENV: "test", CONSOLE_PACK_TRUSTED_KEYS: "release=AAAA" })).toThrow(new ConfigError("CONSOLE_PACK_TRUSTED_KEYS: key release is not a public key (base64 of a raw ed25519 key, its SPKI DER, or a PEM)"));
+    expect(loadWorkerConfig({ NODE_ENV: "test", PACKS_PATH: "/srv/packs" }, { consoleUrl: "http://127.0.0.1:3000" }).packsPath).toBe("/srv/packs");
+  });
+
   it("documents every variable it reads", () => {
     const documented = SETTINGS.map((setting) => setting.name);
-    for (const name of ["ONGRID_SKILLS_EXTERNAL_DIRS", "SKILLS_PATH", "DATABASE_URL", "HOST", "PORT", "SKILL_STDERR_LINE_LIMIT", "CALL_LEASE_MS"]) {
+    for (const name of ["ONGRID_SKILLS_EXTERNAL_DIRS", "SKILLS_PATH", "PACKS_PATH", "CONSOLE_PACK_TRUSTED_KEYS", "PACKS_ALLOW_UNSIGNED", "PACK_MAX_BYTES", "DATABASE_URL", "HOST", "PORT", "SKILL_STDERR_LINE_LIMIT", "CALL_LEASE_MS"]) {
       expect(documented).toContain(name);
     }
   });

@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { resolveDatabaseUrl, sqlitePathOf } from "./database-url";
 import { parseSandboxAllowPaths } from "./executor/sandbox/sandbox-declaration";
+import { parseTrustedKeys, type PackTrustedKey } from "./packs/pack-signature";
 import { sandboxHiddenPaths } from "./skills/sandbox-allowance";
 import { DEFAULT_SKILL_FOLDER_LIMITS, type SkillFolderLimits } from "./skills/skill-folder";
 
@@ -17,6 +18,14 @@ export interface ConsoleConfig {
   externalRootsConfigured: boolean;
   /** Absolute path of the bundled/native skills folder (SKILLS_PATH, default ./skills). */
   skillsPath: string;
+  /** Absolute path of the installed packs' folder (PACKS_PATH, default ./data/packs): packRoots.ts lays it out. */
+  packsPath: string;
+  /** Public keys whose ed25519 signatures a pack may carry (CONSOLE_PACK_TRUSTED_KEYS). */
+  packTrustedKeys: PackTrustedKey[];
+  /** Which unsigned packs staging accepts (PACKS_ALLOW_UNSIGNED): local sources only (default), all, or none. */
+  packsAllowUnsigned: "local" | "always" | "never";
+  /** Most bytes a pack may hold once unpacked, and most bytes of an upload (PACK_MAX_BYTES). */
+  packMaxBytes: number;
   databaseUrl: string;
   /** PostgreSQL only: connections of this replica's pool (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
@@ -94,6 +103,8 @@ export interface WorkerConfig {
   stateDir: string;
   skillRoots: string[];
   skillsPath: string;
+  /** PACKS_PATH: the installed packs this worker scans (its `installed/` folder is one more root). */
+  packsPath: string;
   /** SKILLS_WATCH: whether the worker watches its roots and rescans (and digests) only what changed. */
   watchSkills: boolean;
   defaultTimeoutSeconds: number;
@@ -122,6 +133,10 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: "ONGRID_SKILLS_EXTERNAL_DIRS", default: "(unset: the SKILLS_PATH folder)", meaning: "Allow-list roots walked for skill.json, absolute paths separated by `:` or `,`. Setting it replaces the bundled root." },
   { name: "SKILLS_PATH", default: "./skills", meaning: "Bundled skills folder; the only allow-list root when ONGRID_SKILLS_EXTERNAL_DIRS is unset." },
+  { name: "PACKS_PATH", default: "./data/packs", meaning: "Where skill packs are staged and installed; its `installed/` folder is one more root for both kinds of skill (after the others: a pack never shadows a skill of theirs)." },
+  { name: "CONSOLE_PACK_TRUSTED_KEYS", default: "(none)", meaning: "Public keys a pack's `pack.sig` may be signed with: `name=key` pairs separated by `,`, each key an ed25519 public key as base64 (raw 32 bytes or SPKI DER) or a PEM file's base64 body." },
+  { name: "PACKS_ALLOW_UNSIGNED", default: "local", meaning: "Unsigned packs accepted at staging: `local` (local folders, uploads by an admin, local git repositories), `always`, or `never`. A remote git source must be signed by a trusted key unless this is `always`." },
+  { name: "PACK_MAX_BYTES", default: "67108864", meaning: "Most bytes a pack may hold unpacked (and a `.tar.gz` upload may send); a bigger pack is refused at staging." },
   { name: "SKILLS_WATCH", default: "true", meaning: "The console watches its allow-list roots and SKILLS_PATH and rescans a skill folder that changed on disk within 2 s, reading only what changed; `false` leaves changes to the Rescan button." },
   { name: "DATABASE_URL", default: "file:./data/console.db", meaning: "Database: a SQLite `file:` URL (one console) or a `postgresql://` URL (any number of replicas sharing it)." },
   { name: "DATABASE_POOL_SIZE", default: "10", meaning: "PostgreSQL only: connections each console replica keeps to the database (2 to 1000)." },
@@ -282,12 +297,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
   if (leaseMs < 300) throw new ConfigError(`CALL_LEASE_MS=${leaseMs} must be at least 300`);
   const skillRoots = externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath];
   const dataDir = path.resolve("./data");
+  const packsPath = packsPathOf(env);
   // Handed over a pipe by `npm start` like the other secrets: a postgresql:// URL holds a password.
   const databaseUrl = resolveDatabaseUrl(consoleSecret(env, "DATABASE_URL"));
   return {
     skillRoots,
     externalRootsConfigured,
     skillsPath,
+    packsPath,
+    packTrustedKeys: packTrustedKeysOf(env),
+    packsAllowUnsigned: packsAllowUnsignedOf(env),
+    packMaxBytes: positiveInt(env, "PACK_MAX_BYTES", 64 * 1024 * 1024),
     databaseUrl,
     databasePoolSize: positiveInt(env, "DATABASE_POOL_SIZE", 10, 1000),
     host: env.HOST && env.HOST.trim() !== "" ? env.HOST.trim() : "127.0.0.1",
@@ -314,9 +334,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     watchSkills: booleanSetting(env, "SKILLS_WATCH", true),
     sandboxAllowPaths: sandboxSettingsOf(env).allowPaths,
     bundledSkillsDir: path.resolve("./skills"),
-    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots, skillsPath, databaseFile: sqliteFileOf(databaseUrl), extra: hidePathsOf(env) }),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots: [...skillRoots, packsPath], skillsPath, databaseFile: sqliteFileOf(databaseUrl), extra: hidePathsOf(env) }),
     skillFolderLimits: skillFolderLimitsOf(env),
   };
+}
+
+function packsPathOf(env: NodeJS.ProcessEnv): string {
+  return path.resolve(env.PACKS_PATH && env.PACKS_PATH.trim() !== "" ? env.PACKS_PATH : "./data/packs");
+}
+
+function packsAllowUnsignedOf(env: NodeJS.ProcessEnv): ConsoleConfig["packsAllowUnsigned"] {
+  const raw = (env.PACKS_ALLOW_UNSIGNED ?? "").trim().toLowerCase() || "local";
+  if (raw !== "local" && raw !== "always" && raw !== "never") throw new ConfigError(`PACKS_ALLOW_UNSIGNED=${JSON.stringify(env.PACKS_ALLOW_UNSIGNED)} must be local, always or never`);
+  return raw;
+}
+
+function packTrustedKeysOf(env: NodeJS.ProcessEnv): PackTrustedKey[] {
+  try {
+    return parseTrustedKeys(env.CONSOLE_PACK_TRUSTED_KEYS ?? "");
+  } catch (error) {
+    throw new ConfigError(`CONSOLE_PACK_TRUSTED_KEYS: ${(error as Error).message}`);
+  }
 }
 
 /** The SQLite file of a `file:` URL (its folder is hidden from every sandbox), or null for another database. */
@@ -405,6 +443,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
   const skillsPath = path.resolve(env.SKILLS_PATH && env.SKILLS_PATH.trim() !== "" ? env.SKILLS_PATH : "./skills");
   const rawRoots = env.ONGRID_SKILLS_EXTERNAL_DIRS;
   const skillRoots = rawRoots !== undefined && rawRoots.trim() !== "" ? splitRoots(rawRoots) : [skillsPath];
+  const packsPath = packsPathOf(env);
   const stateDir = path.resolve(env.WORKER_STATE_DIR && env.WORKER_STATE_DIR.trim() !== "" ? env.WORKER_STATE_DIR : "./data/worker");
   const name = (env.WORKER_NAME ?? "").trim() || os.hostname();
   if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/.test(name)) throw new ConfigError(`WORKER_NAME=${JSON.stringify(name)} must be 1–100 letters, digits, '.', '_', ':' or '-'`);
@@ -417,12 +456,13 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
     stateDir,
     skillRoots,
     skillsPath,
+    packsPath,
     watchSkills: booleanSetting(env, "SKILLS_WATCH", true),
     ...processLimitsOf(env),
     scriptInterpreters: scriptInterpretersOf(env),
     skillFolderLimits: skillFolderLimitsOf(env),
     sandbox: sandboxSettingsOf(env),
-    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir: path.resolve("./data"), skillRoots, skillsPath, extra: hidePathsOf(env) }).concat(stateDir).sort(),
+    sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir: path.resolve("./data"), skillRoots: [...skillRoots, packsPath], skillsPath, extra: hidePathsOf(env) }).concat(stateDir).sort(),
     bundledSkillsDir: path.resolve("./skills"),
   };
 }

@@ -39,6 +39,7 @@ export async function scanCatalog(config: WorkerConfig, reuse?: CatalogReuse): P
     {
       skillRoots: config.skillRoots,
       skillsPath: config.skillsPath,
+      packsPath: config.packsPath,
       defaultTimeoutSeconds: config.defaultTimeoutSeconds,
       sandboxAllowPaths: config.sandbox.allowPaths,
       sandboxHiddenPaths: config.sandboxHiddenPaths,

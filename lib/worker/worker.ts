@@ -13,6 +13,7 @@ import { JOIN_WAIT_MS, runAssignment, stopCall, type RunningCall } from "./run-a
 import { killLeftoverGroups } from "./running-records";
 import { watchRoots, type RootWatcher } from "@/lib/server/skills/root-watcher";
 import { ScanMemo, type DiskChange } from "@/lib/server/skills/scan-memo";
+import { scannedRoots } from "@/lib/server/skills/scan-skills";
 import { scanCatalog, type SkillCatalog } from "./skill-catalog";
 import { prepareSnapshotStore } from "./snapshot-store";
 import { acquireStateLock, type StateLock } from "./state-lock";
@@ -260,7 +261,7 @@ export class Worker {
    */
   private watchSkillFolders(): void {
     this.watcher = watchRoots(
-      [...this.config.skillRoots, this.config.skillsPath],
+      scannedRoots(this.config).all,
       async (changes) => {
         this.watchedChanges.push(...changes);
         await this.rescan();

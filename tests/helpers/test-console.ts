@@ -89,6 +89,8 @@ export async function setUpTestConsole(env: Record<string, string> = {}): Promis
     DATABASE_URL: databaseUrl,
     ONGRID_SKILLS_EXTERNAL_DIRS: root,
     SKILLS_PATH: nativeRoot,
+    // Never the install's ./data/packs: each test file installs packs into its own folder.
+    PACKS_PATH: path.join(dir, "packs"),
     SKILL_KILL_GRACE_MS: "200",
     SKILL_EXIT_DRAIN_MS: "100",
     CALL_EVENT_FLUSH_MS: "50",

@@ -2,6 +2,7 @@ import { payloadText } from "../calls/call-payloads";
 import { config, SCRIPT_SYSTEM_PATH } from "../env";
 import { AppError } from "../errors";
 import { planCall, PlanError, StaleSkillError, type CallPlan } from "./call-plan";
+import { packRefusal } from "../packs/pack-refusal";
 import { getRegistry, updateRegistry } from "./registry";
 import { digestMismatchReason } from "./skill-digest";
 import type { RegisteredSkill } from "./registered-skill";
@@ -10,18 +11,23 @@ import type { RegisteredSkill } from "./registered-skill";
  * Plans a call on the console's copy of its skill (planCall: one read of the folder, the skill's and
  * the call's digests, what will run), with the console's settings. Throws AppError `conflict` (409)
  * with the reason when it cannot run (a script outside scripts/, an interpreter outside the
- * allow-list, a folder too big to hash), and StaleSkillError itself when the skill file is no longer
+ * allow-list, a folder too big to hash, a pack's skill whose digest is not the one its enabled version
+ * lists: packRefusal), and StaleSkillError itself when the skill file is no longer
  * the one the registry loaded (the caller rescans it).
  */
 export async function planOnConsole(skill: RegisteredSkill, argsJson: string): Promise<CallPlan> {
   const settings = config();
+  let plan: CallPlan;
   try {
-    return await planCall(skill, argsJson, { scriptInterpreters: settings.scriptInterpreters, systemPath: SCRIPT_SYSTEM_PATH, limits: settings.skillFolderLimits });
+    plan = await planCall(skill, argsJson, { scriptInterpreters: settings.scriptInterpreters, systemPath: SCRIPT_SYSTEM_PATH, limits: settings.skillFolderLimits });
   } catch (error) {
     if (error instanceof StaleSkillError) throw error;
     if (error instanceof PlanError) throw new AppError("conflict", `${skill.name} cannot run this call: ${error.message}`);
     throw error;
   }
+  const packRefused = await packRefusal(skill.name, plan.folder, plan.skill.digest);
+  if (packRefused) throw new AppError("conflict", `${skill.name} cannot run this call: ${packRefused}`);
+  return plan;
 }
 
 /**

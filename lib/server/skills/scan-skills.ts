@@ -1,5 +1,6 @@
 import type { ConsoleConfig } from "@/lib/server/env";
 import type { LoaderReport } from "@/lib/types/skill";
+import { installedPacksRoot } from "../packs/pack-layout";
 import { loadNativeSkills } from "./native/native-loader";
 import type { RegisteredSkill } from "./registered-skill";
 import { withSandboxAllowance } from "./sandbox-allowance";
@@ -29,10 +30,22 @@ export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): L
 }
 
 /**
+ * The folders the loaders walk (DESIGN.md "Skill packs": installed packs are one more root for both
+ * kinds, after the others, so a pack never shadows a skill of theirs): subprocess roots, then native
+ * skills paths, in load order; without `packsPath`, no packs root. The console and its workers watch these. Pure.
+ */
+export function scannedRoots(settings: Pick<ConsoleConfig, "skillRoots" | "skillsPath"> & Partial<Pick<ConsoleConfig, "packsPath">>): { subprocess: string[]; native: string[]; all: string[] } {
+  const packs = settings.packsPath === undefined ? [] : [installedPacksRoot(settings.packsPath)];
+  const subprocess = [...settings.skillRoots, ...packs];
+  const native = [settings.skillsPath, ...packs];
+  return { subprocess, native, all: [...new Set([...subprocess, ...native])] };
+}
+
+/**
  * One full scan of every kind of skill (DESIGN.md "Subprocess skills": subprocess skills load first,
  * and a later skill of either kind with a taken name is skipped and reported): the subprocess loader
- * over `skillRoots`, then the native SKILL.md loader over `skillsPath` with the subprocess names as
- * taken. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
+ * over `skillRoots` and the installed packs, then the native SKILL.md loader over `skillsPath` and the
+ * installed packs (each pack folder is a category) with the names loaded before as taken. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
  * `sandboxAllowPaths`, the bundled skills folder when it is unset, `sandboxHiddenPaths`) is kept but
  * unavailable. Takes the settings and an
  * optional log sink, and an optional ScanMemo (an incremental rescan: only the folders and skills
@@ -40,18 +53,21 @@ export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): L
  * never blocks start-up). Returns the skills of both kinds and the combined report.
  */
 export async function scanSkills(
-  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath" | "sandboxAllowPaths" | "sandboxHiddenPaths" | "bundledSkillsDir">,
+  settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath" | "sandboxAllowPaths" | "sandboxHiddenPaths" | "bundledSkillsDir"> & Partial<Pick<ConsoleConfig, "packsPath">>,
   log?: (line: string) => void,
   memo?: ScanMemo,
 ): Promise<{ skills: RegisteredSkill[]; report: LoaderReport }> {
-  const subprocess = await loadSubprocessSkills(settings.skillRoots, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log, memo });
-  const native = await loadNativeSkills(settings.skillsPath, {
-    defaultTimeoutSeconds: settings.defaultTimeoutSeconds,
-    taken: new Set(subprocess.skills.map((skill) => skill.name)),
-    log,
-    memo,
-  });
+  const roots = scannedRoots(settings);
+  const subprocess = await loadSubprocessSkills(roots.subprocess, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log, memo });
+  const taken = new Set(subprocess.skills.map((skill) => skill.name));
+  let report = subprocess.report;
+  const skills: RegisteredSkill[] = [...subprocess.skills];
+  for (const nativeRoot of roots.native) {
+    const native = await loadNativeSkills(nativeRoot, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, taken, log, memo });
+    for (const skill of native.skills) taken.add(skill.name);
+    skills.push(...native.skills);
+    report = mergeLoaderReports(report, native.report);
+  }
   const allowance = { paths: settings.sandboxAllowPaths, bundledDir: settings.bundledSkillsDir, hidden: settings.sandboxHiddenPaths };
-  const skills = [...subprocess.skills, ...native.skills].map((skill) => withSandboxAllowance(skill, allowance));
-  return { skills, report: mergeLoaderReports(subprocess.report, native.report) };
+  return { skills: skills.map((skill) => withSandboxAllowance(skill, allowance)), report };
 }

@@ -56,9 +56,13 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * slices of at most SLICE_MS (4 ms) between yields to the event loop: a small folder costs no
  * thread-pool round trips, a large one never blocks the event loop for long. Throws
  * SkillFolderError naming the limit (`… holds more than 2000 entries (SKILL_FOLDER_MAX_FILES)`), the
- * special file, or the file system's error.
+ * special file, or the file system's error. `skip` leaves out an entry (and all below it) by relative
+ * path, before it is even examined (a pack's `.git` folder).
  */
-export async function readSkillFolder(folder: string, options: { keepBytes?: boolean | ((relative: string) => boolean); limits?: SkillFolderLimits } = {}): Promise<SkillFolderContent> {
+export async function readSkillFolder(
+  folder: string,
+  options: { keepBytes?: boolean | ((relative: string) => boolean); limits?: SkillFolderLimits; skip?: (relative: string) => boolean } = {},
+): Promise<SkillFolderContent> {
   const limits = options.limits ?? DEFAULT_SKILL_FOLDER_LIMITS;
   const keep = typeof options.keepBytes === "function" ? options.keepBytes : () => options.keepBytes === true;
   const slices = new WorkSlices();
@@ -83,6 +87,7 @@ export async function readSkillFolder(folder: string, options: { keepBytes?: boo
       await slices.check();
       const full = `${dir}/${name}`;
       const rel = relative === "" ? name : `${relative}/${name}`;
+      if (options.skip?.(rel)) continue;
       let stats: Stats;
       try {
         stats = fs.lstatSync(full);

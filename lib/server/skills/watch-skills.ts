@@ -4,6 +4,7 @@ import { failStaleQueuedCalls } from "../requests/fail-stale-queued-calls";
 import { requestWorkerRescans } from "../workers/claim-calls";
 import { updateRegistry } from "./registry";
 import { watchRoots, type RootWatcher } from "./root-watcher";
+import { scannedRoots } from "./scan-skills";
 import type { DiskChange } from "./scan-memo";
 
 const WATCH_KEY = Symbol.for("skill-console.skill-watch");
@@ -19,12 +20,12 @@ function state(): WatchState {
 }
 
 /**
- * What the registry does with changes the watcher saw: a targeted rescan (updateRegistry), then, as
+ * What the registry does with changes the watcher saw (or a pack's install reports): a targeted rescan (updateRegistry), then, as
  * after a Rescan, queued calls whose skill changed or went end `failed` and the workers are asked to
  * rescan what changed (a changed script changes the skill's digest even when its record stays the
  * same; a worker watching the same disk reads only what changed, one that does not reads everything).
  */
-async function followChanges(changes: DiskChange[]): Promise<void> {
+export async function followChanges(changes: readonly DiskChange[]): Promise<void> {
   await updateRegistry(changes);
   await failStaleQueuedCalls();
   await requestWorkerRescans(false);
@@ -46,7 +47,7 @@ export async function startWatchingSkills(): Promise<void> {
     return;
   }
   try {
-    const watcher = watchRoots([...settings.skillRoots, settings.skillsPath], followChanges, (reason) => {
+    const watcher = watchRoots(scannedRoots(settings).all, followChanges, (reason) => {
       console.error(`skill loader: ${reason}`);
       watch.status = { ...watch.status, status: "failed", reason };
     });

@@ -1,0 +1,524 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Pack as PackRow } from "@prisma/client";
+import type { Identity } from "@/lib/types/identity";
+import type { MarketplacePlugin, Pack, PackFileDiff, PackSkill, PackSource } from "@/lib/types/pack";
+import { approvalsChanged } from "../approvals/approval-feed";
+import { requirePerson } from "../approvals/audit-actor";
+import { voidPendingApprovalsOfSkills } from "../approvals/void-approval";
+import { recordAudit } from "../audit/audit-trail";
+import { db } from "../db";
+import { modelTransaction } from "../db-transactions";
+import { config } from "../env";
+import { AppError } from "../errors";
+import { folderOfSkill } from "../skills/registered-skill";
+import { getRegistry } from "../skills/registry";
+import { followChanges } from "../skills/watch-skills";
+import { packFileDiffs } from "./pack-diff";
+import { packLayout } from "./pack-layout";
+import { locatePack, marketplacePlugins } from "./pack-manifest";
+import { compareSkills, reviewPackSkills, type ReviewedSkill } from "./pack-review";
+import { checkPackSignature, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
+import { readPackSource, type PackSourceRequest } from "./pack-sources";
+import { checkPackEntries, PACK_ENTRY_LIMITS, packDigestList, PackError, PackTooLargeError, readFolderEntries, writePackEntries, type PackEntry, type PackLimits } from "./pack-tree";
+
+/** The statuses a pack row is stored with (`modified` is worked out from the disk when it is read). */
+type StoredStatus = "staged" | "awaiting_approval" | "enabled" | "disabled";
+
+function limits(): PackLimits {
+  return { maxBytes: config().packMaxBytes, ...PACK_ENTRY_LIMITS };
+}
+
+/** Pack operations run one at a time in this console: each reads the enabled version and swaps folders. */
+let queue: Promise<unknown> = Promise.resolve();
+function serialised<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+function staged(row: PackRow): ReviewedSkill[] {
+  return (JSON.parse(row.skills) as PackSkill[]).filter((skill) => skill.change !== "removed").map(({ change: _change, ...skill }) => skill);
+}
+
+function sourceOf(row: PackRow): PackSource {
+  return JSON.parse(row.source) as PackSource;
+}
+
+/** Folders no pack may be staged from: the console's data, install folder, packs folder, and the kernel's. */
+function forbiddenFolders(): string[] {
+  const settings = config();
+  return [settings.dataDir, process.cwd(), settings.packsPath, "/proc", "/sys", "/dev", "/run"];
+}
+
+/** The folder of a stored version's pack: `versions/<id>/<name>`. */
+function versionFolder(row: Pick<PackRow, "id" | "name">): string {
+  return path.join(packLayout(config().packsPath).versions, row.id, row.name);
+}
+
+function installedFolder(name: string): string {
+  return path.join(packLayout(config().packsPath).installed, name);
+}
+
+async function enabledRow(name: string): Promise<PackRow | null> {
+  return db().pack.findFirst({ where: { name, status: "enabled" } });
+}
+
+/**
+ * The files of an installed pack that differ from the version enabled (DESIGN.md "Skill packs": a pack
+ * whose files change on disk after enabling shows as modified). Reads the installed folder (bounded);
+ * a folder that is gone or unreadable counts as every file changed. Returns paths, sorted.
+ */
+async function modifiedFiles(row: PackRow): Promise<string[]> {
+  let now: string;
+  try {
+    now = packDigestList(await readFolderEntries(installedFolder(row.name), limits()));
+  } catch {
+    return ["(the installed folder cannot be read)"];
+  }
+  if (now === row.digestList) return [];
+  const lines = (list: string) => new Set(list.split("\n").slice(1).filter((line) => line !== ""));
+  const before = lines(row.digestList);
+  const after = lines(now);
+  const changed = new Set<string>();
+  const pathOf = (line: string) => JSON.parse(line.slice(line.indexOf(" ", 2) + 1)) as string;
+  for (const line of before) if (!after.has(line)) changed.add(pathOf(line));
+  for (const line of after) if (!before.has(line)) changed.add(pathOf(line));
+  return [...changed].sort();
+}
+
+async function toPack(row: PackRow): Promise<Pack> {
+  const previous = row.previousId ? await db().pack.findUnique({ where: { id: row.previousId }, select: { id: true, version: true, digest: true } }) : null;
+  const approval = row.status === "awaiting_approval" ? await db().packApproval.findFirst({ where: { packId: row.id, status: "pending" }, select: { id: true, requestedBy: true } }) : null;
+  const modified = row.status === "enabled" ? await modifiedFiles(row) : [];
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    description: row.description,
+    status: modified.length > 0 ? "modified" : (row.status as StoredStatus),
+    source: sourceOf(row),
+    commit: row.commit,
+    digest: row.digest,
+    signedBy: row.signedBy,
+    skills: JSON.parse(row.skills) as PackSkill[],
+    previousVersion: previous,
+    approvalId: approval?.id ?? null,
+    approvalRequestedBy: approval?.requestedBy ?? null,
+    stagedBy: row.stagedBy,
+    stagedAt: row.createdAt.toISOString(),
+    enabledAt: row.enabledAt?.toISOString() ?? null,
+    modifiedFiles: modified,
+  };
+}
+
+/**
+ * Stages a pack (`POST /api/v1/packs`, admin; DESIGN.md "Skill packs"): reads the source (a folder, a
+ * git repository at a ref, a `.tar.gz` upload), finds its pack.json (or the named marketplace plugin),
+ * checks every entry (no escape, no link out, no device, bounded), checks its signature against
+ * CONSOLE_PACK_TRUSTED_KEYS and refuses an unsigned one PACKS_ALLOW_UNSIGNED does not allow, stores
+ * its files under `versions/<id>/<name>`, and reviews it as the loaders will load it: every skill's
+ * kind, class, sandbox, secrets and digest, compared with the version enabled now. A skill name taken
+ * by a skill outside this pack is refused. Nothing of it is callable until it is enabled. Returns the
+ * Pack (`staged`); throws AppError `bad_request` (400) with the reason, leaving nothing behind.
+ */
+export async function stagePack(identity: Identity, request: PackSourceRequest): Promise<Pack> {
+  requirePerson(identity, "stage packs");
+  const settings = config();
+  let content;
+  try {
+    content = await readPackSource(request, limits(), { paths: forbiddenFolders() });
+  } catch (error) {
+    throw refusal(error);
+  }
+  return serialised(async () => {
+    const layout = packLayout(settings.packsPath);
+    const id = randomUUID();
+    const work = path.join(layout.work, id);
+    try {
+      const located = locatePack(content.entries, request.plugin);
+      const entries = checkPackEntries(located.entries, limits());
+      const digestList = packDigestList(entries);
+      const signature = signatureOf(entries, digestList, content.local);
+      await fs.mkdir(work, { recursive: true, mode: 0o700 });
+      await writePackEntries(path.join(work, located.manifest.name), entries);
+      const reviewed = await reviewPackSkills(work, located.manifest.name, entries, settings);
+      await refuseTakenNames(located.manifest.name, reviewed);
+      const enabled = await enabledRow(located.manifest.name);
+      const skills = compareSkills(reviewed, enabled ? staged(enabled) : null);
+      await fs.mkdir(layout.versions, { recursive: true, mode: 0o755 });
+      await fs.rename(work, path.join(layout.versions, id));
+      const row = await modelTransaction(async (tx) => {
+        const created = await tx.pack.create({
+          data: {
+            id,
+            name: located.manifest.name,
+            version: located.manifest.version,
+            description: located.manifest.description,
+            status: "staged",
+            source: JSON.stringify(content.source),
+            commit: content.commit,
+            digest: packDigestOf(digestList),
+            digestList,
+            signedBy: signature,
+            skills: JSON.stringify(skills),
+            stagedBy: identity.email,
+            stagedById: identity.userId,
+          },
+        });
+        await recordAudit(
+          {
+            action: "pack.staged",
+            actor: identity.email,
+            actorId: identity.userId,
+            digest: created.digest,
+            details: { pack: created.name, version: created.version, packId: id, source: content.source, commit: content.commit, signedBy: signature, skills: skills.map(({ name, change, class: skillClass }) => ({ name, change, class: skillClass })) },
+          },
+          tx,
+        );
+        return created;
+      });
+      return toPack(row);
+    } catch (error) {
+      await fs.rm(work, { recursive: true, force: true });
+      throw refusal(error);
+    }
+  });
+}
+
+function refusal(error: unknown): unknown {
+  if (error instanceof PackTooLargeError) return new AppError("too_large", `the pack cannot be staged: ${error.message}`);
+  return error instanceof PackError ? new AppError("bad_request", `the pack cannot be staged: ${error.message}`) : error;
+}
+
+/**
+ * The trusted key that signed the pack, or null when it is unsigned and unsigned packs from this kind
+ * of source are allowed (PACKS_ALLOW_UNSIGNED: `local` allows local folders, uploads and local git
+ * repositories). Throws PackError for a bad signature or a refused unsigned pack.
+ */
+function signatureOf(entries: readonly PackEntry[], digestList: string, local: boolean): string | null {
+  const file = entries.find((entry) => entry.path === PACK_SIGNATURE_FILE);
+  if (file && file.kind !== "file") throw new PackError(`${PACK_SIGNATURE_FILE} must be a regular file`);
+  const check = checkPackSignature(file?.kind === "file" ? file.bytes : null, digestList, config().packTrustedKeys);
+  if (check.status === "bad") throw new PackError(check.reason);
+  if (check.status === "signed") return check.by;
+  const refused = unsignedRefusal(config().packsAllowUnsigned, local);
+  if (refused) throw new PackError(refused);
+  return null;
+}
+
+/** Refuses a pack with a skill whose name a registered skill outside this pack's installed folder holds. */
+async function refuseTakenNames(packName: string, skills: readonly ReviewedSkill[]): Promise<void> {
+  const registry = await getRegistry();
+  const own = installedFolder(packName) + path.sep;
+  for (const skill of skills) {
+    const holder = registry.get(skill.name);
+    if (holder && !folderOfSkill(holder).startsWith(own)) throw new PackError(`skill name ${skill.name} is taken by ${folderOfSkill(holder)}: a pack cannot replace a skill it did not install`);
+  }
+}
+
+/**
+ * The plugins a Claude Code marketplace at a folder or git ref offers as packs (`POST
+ * /api/v1/packs/marketplace`): marketplacePlugins of its content. Throws AppError `bad_request` with
+ * the reason.
+ */
+export async function listMarketplace(source: PackSourceRequest): Promise<MarketplacePlugin[]> {
+  try {
+    const content = await readPackSource(source, limits(), { paths: forbiddenFolders() });
+    return marketplacePlugins(content.entries);
+  } catch (error) {
+    throw error instanceof PackError ? new AppError("bad_request", `the marketplace cannot be read: ${error.message}`) : error;
+  }
+}
+
+/**
+ * Marks pending pack approvals past their expiry `expired` (APPROVAL_TTL_SECONDS, as calls' approvals),
+ * their packs back to `staged` so they may be asked for again. Run before packs are read.
+ */
+async function expireDuePackApprovals(): Promise<void> {
+  const due = await db().packApproval.findMany({ where: { status: "pending", expiresAt: { lte: new Date() } }, take: 100 });
+  for (const approval of due) {
+    const row = await db().pack.findUnique({ where: { id: approval.packId } });
+    if (row) await closeApproval(approval.id, row, "expired", "system", null, "the approval expired before a second admin signed");
+  }
+}
+
+/** Every pack version, newest first, with its status as it is now (`modified` read from the disk). */
+export async function listPacks(): Promise<Pack[]> {
+  await expireDuePackApprovals();
+  const rows = await db().pack.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 1000 });
+  return Promise.all(rows.map(toPack));
+}
+
+async function rowOf(id: string): Promise<PackRow> {
+  const row = await db().pack.findUnique({ where: { id } });
+  if (!row) throw new AppError("not_found", `no pack with id ${JSON.stringify(id)}`);
+  return row;
+}
+
+/**
+ * One pack version with its review (`GET /api/v1/packs/{id}`): the Pack, the diff of every file
+ * against the version enabled now (the same version: no change), and the digest list (what a
+ * signature covers). Throws AppError `not_found`.
+ */
+export async function getPack(id: string): Promise<{ pack: Pack; files: PackFileDiff[]; digestList: string }> {
+  await expireDuePackApprovals();
+  const row = await rowOf(id);
+  const enabled = await enabledRow(row.name);
+  const files = await packFileDiffs(versionFolder(row), enabled && enabled.id !== row.id ? versionFolder(enabled) : row.status === "enabled" ? versionFolder(row) : null, limits());
+  return { pack: await toPack(row), files, digestList: row.digestList };
+}
+
+/** Reads a stored version back and refuses it when its files are no longer what was staged (the digest list). */
+async function storedEntries(row: PackRow): Promise<PackEntry[]> {
+  let entries: PackEntry[];
+  try {
+    entries = checkPackEntries(await readFolderEntries(versionFolder(row), limits()), limits());
+  } catch (error) {
+    throw new AppError("conflict", `pack ${row.name} ${row.version} cannot be read back: ${(error as Error).message}`);
+  }
+  if (packDigestList(entries) !== row.digestList) throw new AppError("conflict", `the stored files of pack ${row.name} ${row.version} changed since it was staged: stage it again`);
+  return entries;
+}
+
+/** Whether enabling `skills` (compared with the enabled version) adds or changes a dangerous skill, or changes one that was dangerous. */
+function needsSecondAdmin(skills: readonly PackSkill[], enabled: readonly ReviewedSkill[] | null): boolean {
+  const before = new Map((enabled ?? []).map((skill) => [skill.name, skill]));
+  return skills.some((skill) => (skill.change === "added" || skill.change === "changed") && (skill.class === "dangerous" || before.get(skill.name)?.class === "dangerous"));
+}
+
+/** What enabling answers: the pack, and the approval it waits for (202) or null (200). */
+export interface EnableOutcome {
+  pack: Pack;
+  approvalId: string | null;
+}
+
+/**
+ * Enables a staged (or earlier) version of a pack (`POST /api/v1/packs/{id}/enable`, admin, a person;
+ * DESIGN.md "Skill packs"). Compared with the version enabled now, a version that adds or changes a
+ * dangerous skill waits for a second admin (`awaiting_approval` and a PackApproval; the requester
+ * cannot sign it); any other is installed at once (installVersion). Throws AppError `not_found`, or
+ * `conflict` when the version is enabled already, waits for an approval, or its stored files changed.
+ */
+export async function enablePack(identity: Identity, id: string, action: "enable" | "rollback" = "enable"): Promise<EnableOutcome> {
+  requirePerson(identity, "enable packs");
+  return serialised(async () => {
+    const row = await rowOf(id);
+    if (row.status === "enabled") throw new AppError("conflict", `pack ${row.name} ${row.version} is enabled already`);
+    if (row.status === "awaiting_approval") throw new AppError("conflict", `pack ${row.name} ${row.version} already waits for a second admin's signature`);
+    await storedEntries(row);
+    const enabled = await enabledRow(row.name);
+    const skills = compareSkills(staged(row), enabled ? staged(enabled) : null);
+    if (needsSecondAdmin(skills, enabled ? staged(enabled) : null)) {
+      const approvalId = randomUUID();
+      const dangerous = skills.filter((skill) => skill.change !== "same" && skill.change !== "removed" && skill.class === "dangerous").map((skill) => skill.name);
+      await modelTransaction(async (tx) => {
+        const moved = await tx.pack.updateMany({ where: { id, status: row.status }, data: { status: "awaiting_approval", skills: JSON.stringify(skills) } });
+        if (moved.count !== 1) throw new AppError("conflict", `pack ${row.name} ${row.version} changed while it was being enabled; try again`);
+        await tx.packApproval.create({
+          data: { id: approvalId, packId: id, status: "pending", digest: row.digest, action, requestedBy: identity.email, requesterId: identity.userId, expiresAt: new Date(Date.now() + config().approvalTtlSeconds * 1000) },
+        });
+        await recordAudit({ action: `pack.${action}_requested`, actor: identity.email, actorId: identity.userId, approvalId, digest: row.digest, details: { pack: row.name, version: row.version, packId: id, dangerous } }, tx);
+      });
+      return { pack: await toPack(await rowOf(id)), approvalId };
+    }
+    await installVersion(row, skills, { email: identity.email, userId: identity.userId }, action, null);
+    return { pack: await toPack(await rowOf(id)), approvalId: null };
+  });
+}
+
+/**
+ * Installs a stored version (DESIGN.md "Skill packs"): its files, read back and checked against the
+ * digest list, are written into `work/` and renamed into `installed/<name>` (the folder there before
+ * is renamed away first and removed after); then, in one transaction, the version enabled before
+ * becomes `disabled`, this one `enabled` with it as `previousId`, pending approvals of every skill
+ * whose digest changes (or that goes) are voided, and `pack.enabled` (or `pack.rolled_back`) is
+ * audited with the skills changed and the approvals voided. The registry then rescans the pack's
+ * folder, stale queued calls fail and the workers rescan (followChanges). If the transaction fails,
+ * the folder that was installed is put back. Throws AppError `conflict`.
+ */
+async function installVersion(row: PackRow, skills: readonly PackSkill[], actor: { email: string; userId: string }, action: "enable" | "rollback", approvalId: string | null): Promise<void> {
+  const entries = await storedEntries(row);
+  const layout = packLayout(config().packsPath);
+  await fs.mkdir(layout.installed, { recursive: true, mode: 0o755 });
+  await fs.mkdir(layout.work, { recursive: true, mode: 0o700 });
+  const incoming = path.join(layout.work, `${randomUUID()}-incoming`);
+  const outgoing = path.join(layout.work, `${randomUUID()}-outgoing`);
+  const target = installedFolder(row.name);
+  await writePackEntries(incoming, entries);
+  const hadOne = await fs.rename(target, outgoing).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return false;
+      throw error;
+    },
+  );
+  await fs.rename(incoming, target);
+  const touched = skills.filter((skill) => skill.change === "changed" || skill.change === "removed").map((skill) => skill.name);
+  const enabled = await enabledRow(row.name);
+  let voided: string[] = [];
+  try {
+    voided = await modelTransaction(async (tx) => {
+      if (enabled) {
+        const off = await tx.pack.updateMany({ where: { id: enabled.id, status: "enabled" }, data: { status: "disabled" } });
+        if (off.count !== 1) throw new AppError("conflict", `pack ${row.name} changed while it was being enabled; try again`);
+      }
+      const on = await tx.pack.updateMany({ where: { id: row.id, status: row.status }, data: { status: "enabled", previousId: enabled?.id ?? null, enabledAt: new Date(), skills: JSON.stringify(skills) } });
+      if (on.count !== 1) throw new AppError("conflict", `pack ${row.name} ${row.version} changed while it was being enabled; try again`);
+      const reason = `pack ${row.name} ${action === "rollback" ? "was rolled back" : "was updated"} to ${row.version}, which changes this skill`;
+      const ids = await voidPendingApprovalsOfSkills(tx, touched, reason);
+      await recordAudit(
+        {
+          action: action === "rollback" ? "pack.rolled_back" : "pack.enabled",
+          actor: actor.email,
+          actorId: actor.userId,
+          approvalId,
+          digest: row.digest,
+          details: { pack: row.name, version: row.version, packId: row.id, previous: enabled ? { id: enabled.id, version: enabled.version } : null, skills: skills.filter((skill) => skill.change !== "same").map(({ name, change }) => ({ name, change })), voidedApprovals: ids },
+        },
+        tx,
+      );
+      return ids;
+    });
+  } catch (error) {
+    await fs.rm(target, { recursive: true, force: true });
+    if (hadOne) await fs.rename(outgoing, target);
+    await followChanges([{ path: target, kind: "entries" }]);
+    throw error;
+  }
+  if (hadOne) await fs.rm(outgoing, { recursive: true, force: true });
+  await followChanges([{ path: target, kind: "entries" }]);
+  if (voided.length > 0) approvalsChanged();
+}
+
+/**
+ * Rolls a pack back (`POST /api/v1/packs/{id}/rollback`, admin, a person): `id` is its enabled version,
+ * and the version enabled before it is enabled again, by the same rules as enablePack (a dangerous
+ * skill changed back waits for a second admin). Throws AppError `not_found`, or `conflict` when the
+ * version is not the enabled one or there is no earlier version.
+ */
+export async function rollbackPack(identity: Identity, id: string): Promise<EnableOutcome> {
+  const row = await rowOf(id);
+  if (row.status !== "enabled") throw new AppError("conflict", `pack ${row.name} ${row.version} is not the enabled version; roll back from the enabled one`);
+  if (!row.previousId) throw new AppError("conflict", `pack ${row.name} ${row.version} has no earlier version to roll back to`);
+  return enablePack(identity, row.previousId, "rollback");
+}
+
+/**
+ * Uninstalls or discards a pack version (`DELETE /api/v1/packs/{id}`, admin, a person). The enabled
+ * version: its folder leaves `installed/` (its skills leave the registry; their calls stay in the
+ * history), it becomes `disabled`, pending approvals of its skills are voided, `pack.uninstalled` is
+ * audited. A staged version (or one waiting for approval, whose approval is voided): its stored files
+ * and row are removed, `pack.discarded` audited. Returns the Pack as it was left. Throws AppError
+ * `not_found`, or `conflict` for a disabled version (nothing to remove).
+ */
+export async function deletePack(identity: Identity, id: string): Promise<Pack> {
+  requirePerson(identity, "remove packs");
+  return serialised(async () => {
+    const row = await rowOf(id);
+    if (row.status === "disabled") throw new AppError("conflict", `pack ${row.name} ${row.version} is not installed`);
+    if (row.status === "enabled") {
+      const layout = packLayout(config().packsPath);
+      await fs.mkdir(layout.work, { recursive: true, mode: 0o700 });
+      const outgoing = path.join(layout.work, `${randomUUID()}-outgoing`);
+      const target = installedFolder(row.name);
+      await fs.rename(target, outgoing).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+      const names = staged(row).map((skill) => skill.name);
+      const voided = await modelTransaction(async (tx) => {
+        await tx.pack.updateMany({ where: { id, status: "enabled" }, data: { status: "disabled" } });
+        const ids = await voidPendingApprovalsOfSkills(tx, names, `pack ${row.name} was uninstalled`);
+        await recordAudit({ action: "pack.uninstalled", actor: identity.email, actorId: identity.userId, digest: row.digest, details: { pack: row.name, version: row.version, packId: id, skills: names, voidedApprovals: ids } }, tx);
+        return ids;
+      });
+      await fs.rm(outgoing, { recursive: true, force: true });
+      await followChanges([{ path: target, kind: "entries" }]);
+      if (voided.length > 0) approvalsChanged();
+      return toPack(await rowOf(id));
+    }
+    const pack = await toPack(row);
+    await modelTransaction(async (tx) => {
+      await tx.packApproval.updateMany({ where: { packId: id, status: "pending" }, data: { status: "void", reason: "the pack was discarded", decidedAt: new Date(), decidedBy: "system" } });
+      const gone = await tx.pack.deleteMany({ where: { id, status: row.status } });
+      if (gone.count !== 1) throw new AppError("conflict", `pack ${row.name} ${row.version} changed while it was being discarded; try again`);
+      await recordAudit({ action: "pack.discarded", actor: identity.email, actorId: identity.userId, digest: row.digest, details: { pack: row.name, version: row.version, packId: id } }, tx);
+    });
+    await fs.rm(path.join(packLayout(config().packsPath).versions, id), { recursive: true, force: true });
+    return { ...pack, status: "disabled" };
+  });
+}
+
+/** Whether `id` names a pack's approval (the approvals routes hand it to signPackApproval / denyPackApproval). */
+export async function isPackApproval(id: string): Promise<boolean> {
+  return (await db().packApproval.count({ where: { id } })) > 0;
+}
+
+/**
+ * Signs a pack's approval (`POST /api/v1/approvals/{id}/sign` for a pack approval; DESIGN.md "Skill
+ * packs": enabling a pack that adds or changes a dangerous skill needs a second admin's signature, and
+ * the requester cannot give it). The signer must be an admin now and not the requester; the approval
+ * must be pending and unexpired (an expired one is marked so and its pack goes back to `staged`). The
+ * stored files are checked against the digest the requester saw, then the version is installed and
+ * the approval marked `approved` with the signer. Returns the Pack. Throws AppError `not_found`,
+ * `forbidden` (403: not an admin, the requester, a token) or `conflict` (409: not pending, expired).
+ */
+export async function signPackApproval(approvalId: string, identity: Identity): Promise<{ pack: Pack; approval: { id: string; status: string } }> {
+  requirePerson(identity, "sign approvals");
+  return serialised(async () => {
+    const approval = await db().packApproval.findUnique({ where: { id: approvalId } });
+    if (!approval) throw new AppError("not_found", `no approval with id ${JSON.stringify(approvalId)}`);
+    if (identity.role !== "admin") throw new AppError("forbidden", "enabling a pack is signed by a second admin");
+    if (approval.requesterId === identity.userId) throw new AppError("forbidden", "the admin who asked to enable the pack cannot sign it: a second admin must");
+    if (approval.status !== "pending") throw new AppError("conflict", `approval ${approvalId} is ${approval.status}, not pending`);
+    const row = await rowOf(approval.packId);
+    if (approval.expiresAt <= new Date()) {
+      await closeApproval(approval.id, row, "expired", "system", null, "the approval expired before a second admin signed");
+      throw new AppError("conflict", `approval ${approvalId} expired`);
+    }
+    if (row.digest !== approval.digest) {
+      await closeApproval(approval.id, row, "void", "system", null, "the pack is not the one the requester saw");
+      throw new AppError("conflict", `approval ${approvalId} is void: the pack is not the one the requester saw`);
+    }
+    const claimed = await db().packApproval.updateMany({ where: { id: approvalId, status: "pending" }, data: { status: "approved", decidedBy: identity.email, deciderId: identity.userId, decidedAt: new Date() } });
+    if (claimed.count !== 1) throw new AppError("conflict", `approval ${approvalId} is no longer pending`);
+    await recordAudit({ action: "pack.approval.signed", actor: identity.email, actorId: identity.userId, approvalId, digest: row.digest, details: { pack: row.name, version: row.version, packId: row.id } });
+    const enabled = await enabledRow(row.name);
+    const skills = compareSkills(staged(row), enabled ? staged(enabled) : null);
+    try {
+      await installVersion(row, skills, { email: approval.requestedBy, userId: approval.requesterId }, approval.action === "rollback" ? "rollback" : "enable", approvalId);
+    } catch (error) {
+      await closeApproval(approvalId, row, "void", "system", null, `the pack could not be installed: ${(error as Error).message}`, "approved");
+      throw error;
+    }
+    return { pack: await toPack(await rowOf(row.id)), approval: { id: approvalId, status: "approved" } };
+  });
+}
+
+async function closeApproval(id: string, row: PackRow, status: "expired" | "void" | "denied", actor: string, actorId: string | null, reason: string, from = "pending"): Promise<void> {
+  await modelTransaction(async (tx) => {
+    const closed = await tx.packApproval.updateMany({ where: { id, status: from }, data: { status, reason, decidedBy: actor, deciderId: actorId, decidedAt: new Date() } });
+    if (closed.count !== 1) return;
+    await tx.pack.updateMany({ where: { id: row.id, status: "awaiting_approval" }, data: { status: "staged" } });
+    await recordAudit({ action: `pack.approval.${status === "void" ? "void" : status}`, actor, actorId, approvalId: id, digest: row.digest, details: { pack: row.name, version: row.version, packId: row.id, reason } }, tx);
+  });
+}
+
+/**
+ * Denies a pack's approval (`POST /api/v1/approvals/{id}/deny` for a pack approval; admin, a person):
+ * the approval becomes `denied` with the reason and the pack goes back to `staged`. Throws AppError
+ * `not_found`, `forbidden` (not an admin) or `conflict` (not pending).
+ */
+export async function denyPackApproval(approvalId: string, identity: Identity, reason: string | null): Promise<{ pack: Pack; approval: { id: string; status: string } }> {
+  requirePerson(identity, "deny approvals");
+  return serialised(async () => {
+    const approval = await db().packApproval.findUnique({ where: { id: approvalId } });
+    if (!approval) throw new AppError("not_found", `no approval with id ${JSON.stringify(approvalId)}`);
+    if (identity.role !== "admin") throw new AppError("forbidden", "a pack's enabling is decided by admins");
+    if (approval.status !== "pending") throw new AppError("conflict", `approval ${approvalId} is ${approval.status}, not pending`);
+    const row = await rowOf(approval.packId);
+    await closeApproval(approvalId, row, "denied", identity.email, identity.userId, reason ?? "denied");
+    return { pack: await toPack(await rowOf(row.id)), approval: { id: approvalId, status: "denied" } };
+  });
+}
