@@ -91,6 +91,8 @@ describe("the lifecycle's boundaries (read from the sources)", () => {
 
   it("only the skills adapter reads skill folders", () => {
     const readers = all.filter((file) => /\breadSkillFolder\(/.test(text(file)));
-    expect(readers.sort()).toEqual(["lib/server/skills/call-plan.ts", "lib/server/skills/skill-folder.ts"]);
+    // Packs read a whole pack's folder with the same bounded reader (staging, the installed copy's
+    // check), never a skill's folder to plan a call.
+    expect(readers.sort()).toEqual(["lib/server/packs/pack-tree.ts", "lib/server/skills/call-plan.ts", "lib/server/skills/skill-folder.ts"]);
   });
 });

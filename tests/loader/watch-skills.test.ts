@@ -32,7 +32,8 @@ afterAll(async () => {
 
 describe("the console follows its skill folders on disk without a Rescan (issue 13 point 4)", () => {
   it("says what it watches", () => {
-    expect(watchStatus()).toEqual({ status: "watching", paths: [testConsole.root, testConsole.nativeRoot].sort(), reason: null });
+    // The roots, the skills path, and the installed packs (one more root: DESIGN.md "Skill packs").
+    expect(watchStatus()).toEqual({ status: "watching", paths: [testConsole.root, testConsole.nativeRoot, path.join(testConsole.dir, "packs", "installed")].sort(), reason: null });
   });
 
   it("registers a skill folder added on disk, and the history names it", async () => {

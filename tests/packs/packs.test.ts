@@ -18,7 +18,7 @@ import { getRegistry } from "@/lib/server/skills/registry";
 import type { Call } from "@/lib/types/call";
 import type { Pack } from "@/lib/types/pack";
 import { invoke } from "../helpers/route-client";
-import { setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
+import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, signIn, TEST_ADMIN, type TestPerson } from "../helpers/test-people";
 import { createPersonaRow, deny, requestCall, requestWaitingCall, sign } from "../api/approvals-fixtures";
 import { enable, git, listPacks, marketplace, remove, review, rollback, signingKey, signPack, stage, stageFolder, upload, writePack } from "./pack-fixtures";
@@ -167,8 +167,35 @@ describe("a pack staged from a local folder", () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^pack_hello cannot run this call: pack_hello changed on disk since pack tools 1\.0\.0 was enabled \(its digest is [0-9a-f]{12}…, the enabled one [0-9a-f]{12}…\): stage and enable the pack again to run it$/);
     // The unchanged skill of the same pack still runs.
     expect((await requestCall("pack_fix", { args: {} })).status).toBe(200);
+    // Once rescanned, the Skills page and the agent tools list it unavailable, with the reason; a skill
+    // dropped into the installed packs by hand is listed unavailable too.
+    await reloadTestConsole();
+    expect((await getRegistry()).get("pack_hello")).toMatchObject({ available: false, unavailableReason: "its files changed on disk since pack tools 1.0.0 was enabled: stage, review and enable the pack again" });
+    expect((await getRegistry()).get("pack_fix")?.available).toBe(true);
+    // A skill added to the pack by hand, one in a folder no pack installed, one right in the packs
+    // folder: none runs. The one added to the pack changes what its skills share: none of them runs.
+    writeSkill(path.join(testConsole.dir, "packs", "installed", "tools"), "smuggled", { name: "pack_smuggled" }, `cat > /dev/null; echo '{}'`);
+    writeSkill(path.join(testConsole.dir, "packs", "installed"), "loose/one", { name: "pack_loose" }, `cat > /dev/null; echo '{}'`);
+    writeSkill(path.join(testConsole.dir, "packs"), "installed", { name: "pack_at_root" }, `cat > /dev/null; echo '{"pwned": true}'`);
+    await reloadTestConsole();
+    const registry = await getRegistry();
+    expect(registry.get("pack_smuggled")).toMatchObject({ available: false, unavailableReason: "pack tools 1.0.0 was enabled without this skill: review and enable the pack again" });
+    expect(registry.get("pack_loose")).toMatchObject({ available: false, unavailableReason: "it lies in the installed packs folder, but no enabled pack named loose installed it" });
+    expect(registry.get("pack_at_root")).toMatchObject({ available: false, unavailableReason: "it lies right in the installed packs folder, where no pack puts a skill" });
+    expect(registry.get("pack_fix")).toMatchObject({
+      available: false,
+      unavailableReason: "files pack tools 1.0.0 shares among its skills changed on disk since it was enabled (smuggled/run.sh, smuggled/skill.json): stage, review and enable the pack again",
+    });
+    for (const name of ["pack_smuggled", "pack_loose", "pack_at_root", "pack_fix"]) expect((await requestCall(name, { args: {} })).status).toBe(409);
+    fs.rmSync(path.join(testConsole.dir, "packs", "installed", "skill.json"));
+    fs.rmSync(path.join(testConsole.dir, "packs", "installed", "run.sh"));
     // Put back: runs again.
     fs.writeFileSync(installed, `#!/bin/bash\ncat > /dev/null; echo '{"ok": true, "from": "hello"}'\n`);
+    fs.rmSync(path.join(testConsole.dir, "packs", "installed", "tools", "smuggled"), { recursive: true });
+    fs.rmSync(path.join(testConsole.dir, "packs", "installed", "loose"), { recursive: true });
+    await reloadTestConsole();
+    expect((await getRegistry()).get("pack_hello")?.available).toBe(true);
+    expect((await getRegistry()).get("pack_fix")?.available).toBe(true);
     expect((await requestCall("pack_hello", { args: {} })).status).toBe(200);
   });
 

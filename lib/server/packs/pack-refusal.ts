@@ -4,30 +4,95 @@ import type { PackSkill } from "@/lib/types/pack";
 import { db } from "../db";
 import { config } from "../env";
 import { packLayout } from "./pack-layout";
+import { changedPaths, sharedLines } from "./pack-signature";
+import { packDigestList, PACK_ENTRY_LIMITS, readFolderEntries } from "./pack-tree";
+
+/** Where a folder lies in the installed packs: the pack folder's path and the pack's name ("" right in the packs folder itself). */
+export interface InstalledPlace {
+  packFolder: string;
+  packName: string;
+}
 
 /**
- * The pack check of a call's plan (DESIGN.md "Skill packs": a pack whose files change on disk after
- * enabling shows as modified and its changed skills become unavailable until re-reviewed): when the
- * skill's folder lies in the installed packs, the enabled version of that pack must list the skill with
- * exactly `digest` (the digest just computed from the folder). Returns null when the skill is not a
- * pack's or matches, else the reason it cannot run.
+ * Whether `folder` (a real path) lies at or under the installed packs folder (as configured or as its
+ * real path: PACKS_PATH may name it through a link), and in which pack. A skill right in the packs
+ * folder belongs to no pack (`packName` ""). Returns null for a folder elsewhere. Reads the packs
+ * folder's real path.
  */
-export async function packRefusal(skillName: string, folder: string, digest: string): Promise<string | null> {
+export function installedPlaceOf(folder: string): InstalledPlace | null {
   const installed = packLayout(config().packsPath).installed;
-  // The loaders hold real paths: PACKS_PATH may name its folder through a link.
   let real = installed;
   try {
     real = fs.realpathSync(installed);
   } catch {
-    // Not there yet: no skill can lie in it.
+    // Not there yet: only a folder named through the configured path can lie in it.
   }
-  const root = [installed, real].map((candidate) => candidate + path.sep).find((candidate) => folder.startsWith(candidate));
-  if (root === undefined) return null;
-  const packName = folder.slice(root.length).split(path.sep)[0] ?? "";
-  const enabled = await db().pack.findFirst({ where: { name: packName, status: "enabled" }, select: { version: true, skills: true } });
-  if (!enabled) return `${skillName} lies in ${root}${packName}, which no enabled pack installed: enable a pack to run it`;
-  const listed = (JSON.parse(enabled.skills) as PackSkill[]).find((skill) => skill.name === skillName && skill.change !== "removed");
-  if (!listed) return `${skillName} is not a skill of pack ${packName} ${enabled.version} as it was enabled: review and enable the pack again`;
-  if (listed.digest !== digest) return `${skillName} changed on disk since pack ${packName} ${enabled.version} was enabled (its digest is ${digest.slice(0, 12)}…, the enabled one ${listed.digest.slice(0, 12)}…): stage and enable the pack again to run it`;
+  for (const root of new Set([installed, real])) {
+    if (folder === root) return { packFolder: root, packName: "" };
+    if (folder.startsWith(root + path.sep)) {
+      const packName = folder.slice(root.length + 1).split(path.sep)[0] ?? "";
+      return { packFolder: path.join(root, packName), packName };
+    }
+  }
   return null;
+}
+
+/** An enabled pack version as the checks need it. */
+export interface EnabledPack {
+  name: string;
+  version: string;
+  digestList: string;
+  skills: PackSkill[];
+}
+
+/** The skills an enabled version lists (not those it removed). */
+export function listedSkills(pack: Pick<EnabledPack, "skills">): PackSkill[] {
+  return pack.skills.filter((skill) => skill.change !== "removed");
+}
+
+/**
+ * Why the files an installed pack's skills share (everything outside the enabled version's skill
+ * folders: pack.json, a `lib/`, a README another script sources, a folder added by hand) are not the
+ * enabled version's, or null when they are. Reads the installed pack folder, skipping its skill
+ * folders (each skill's own folder is its digest's business). A folder that cannot be read counts as
+ * changed.
+ */
+export async function sharedFilesRefusal(packFolder: string, pack: EnabledPack): Promise<string | null> {
+  const folders = listedSkills(pack).map((skill) => skill.folder);
+  let now: string;
+  try {
+    const entries = await readFolderEntries(packFolder, { maxBytes: config().packMaxBytes, ...PACK_ENTRY_LIMITS }, (relative) => folders.includes(relative));
+    now = packDigestList(entries);
+  } catch (error) {
+    return `the installed files of pack ${pack.name} cannot be read (${(error as Error).message})`;
+  }
+  const expected = sharedLines(pack.digestList, folders);
+  const found = sharedLines(now, folders);
+  if (expected.join("\n") === found.join("\n")) return null;
+  const header = pack.digestList.split("\n")[0];
+  const changed = changedPaths(`${header}\n${expected.join("\n")}\n`, `${header}\n${found.join("\n")}\n`);
+  return `files pack ${pack.name} ${pack.version} shares among its skills changed on disk since it was enabled (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""})`;
+}
+
+/**
+ * The pack check of a call's plan (DESIGN.md "Skill packs": a pack whose files change on disk after
+ * enabling shows as modified and its changed skills become unavailable until re-reviewed): a skill
+ * whose folder lies at or under the installed packs folder runs only when the enabled version of its
+ * pack lists it with exactly `digest` (the digest just computed from its folder) and the files its
+ * pack's skills share are the enabled version's. A skill right in the packs folder, or in a folder no
+ * enabled pack installed, never runs. Returns null when the skill is not a pack's or passes, else the
+ * reason it cannot run.
+ */
+export async function packRefusal(skillName: string, folder: string, digest: string): Promise<string | null> {
+  const place = installedPlaceOf(folder);
+  if (place === null) return null;
+  if (place.packName === "") return `${skillName} lies right in the installed packs folder, where no pack puts a skill: it never runs`;
+  const row = await db().pack.findFirst({ where: { name: place.packName, status: "enabled" }, select: { name: true, version: true, digestList: true, skills: true } });
+  if (!row) return `${skillName} lies in ${place.packFolder}, which no enabled pack installed: enable a pack to run it`;
+  const pack: EnabledPack = { ...row, skills: JSON.parse(row.skills) as PackSkill[] };
+  const listed = listedSkills(pack).find((skill) => skill.name === skillName);
+  if (!listed) return `${skillName} is not a skill of pack ${pack.name} ${pack.version} as it was enabled: review and enable the pack again`;
+  if (listed.digest !== digest) return `${skillName} changed on disk since pack ${pack.name} ${pack.version} was enabled (its digest is ${digest.slice(0, 12)}…, the enabled one ${listed.digest.slice(0, 12)}…): stage and enable the pack again to run it`;
+  const shared = await sharedFilesRefusal(place.packFolder, pack);
+  return shared === null ? null : `${shared}: stage and enable the pack again to run ${skillName}`;
 }

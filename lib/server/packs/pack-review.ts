@@ -6,6 +6,7 @@ import { loadNativeSkills } from "../skills/native/native-loader";
 import { folderOfSkill } from "../skills/registered-skill";
 import { withSandboxAllowance } from "../skills/sandbox-allowance";
 import { loadSubprocessSkills } from "../skills/subprocess-loader";
+import { sharedLines } from "./pack-signature";
 import { PackError, type PackEntry } from "./pack-tree";
 
 /** The settings a review reads (the loaders', the digest's and the sandbox allowance's). */
@@ -75,16 +76,28 @@ export async function reviewPackSkills(versionRoot: string, packName: string, en
 
 /**
  * Each skill of a version against the version enabled now (none: every skill `added`): `added`,
- * `changed` (another digest), `same`, and the enabled version's skills this one lacks as `removed`.
- * Sorted by name. Pure.
+ * `changed` (another digest, or `sharedChanged`: the files the pack's skills share — outside every
+ * skill folder, pack.json aside — differ, and any skill may read them), `same`, and the enabled
+ * version's skills this one lacks as `removed`. Sorted by name. Pure.
  */
-export function compareSkills(staged: readonly ReviewedSkill[], enabled: readonly ReviewedSkill[] | null): PackSkill[] {
+export function compareSkills(staged: readonly ReviewedSkill[], enabled: readonly ReviewedSkill[] | null, sharedChanged = false): PackSkill[] {
   const before = new Map((enabled ?? []).map((skill) => [skill.name, skill]));
   const result: PackSkill[] = staged.map((skill) => {
     const old = before.get(skill.name);
-    const change: PackSkillChange = !old ? "added" : old.digest === skill.digest ? "same" : "changed";
+    const change: PackSkillChange = !old ? "added" : old.digest === skill.digest && !sharedChanged ? "same" : "changed";
     return { ...skill, change };
   });
   for (const old of enabled ?? []) if (!staged.some((skill) => skill.name === old.name)) result.push({ ...old, change: "removed" });
   return result.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Whether the files a pack's skills share differ between two versions (DESIGN.md "Skill packs": a
+ * change a skill's own digest does not cover, such as a `lib/` its scripts source, still changes what
+ * it runs): the digest-list lines outside each version's skill folders, `pack.json` left out (it
+ * names the version). Pure.
+ */
+export function sharedFilesChanged(staged: { digestList: string; folders: readonly string[] }, enabled: { digestList: string; folders: readonly string[] } | null): boolean {
+  if (enabled === null) return false;
+  return sharedLines(staged.digestList, staged.folders, false).join("\n") !== sharedLines(enabled.digestList, enabled.folders, false).join("\n");
 }

@@ -108,3 +108,33 @@ export function unsignedRefusal(allowed: "local" | "always" | "never", local: bo
   if (allowed === "local" && !local) return `the pack comes from a remote source and is unsigned: sign its digest list with a key in CONSOLE_PACK_TRUSTED_KEYS (${PACK_SIGNATURE_FILE}), or set PACKS_ALLOW_UNSIGNED=always`;
   return null;
 }
+
+/** The paths a digest list names, each with its whole line, in list order. Pure. */
+export function digestListLines(list: string): Array<{ path: string; line: string }> {
+  return list
+    .split("\n")
+    .slice(1)
+    .filter((line) => line !== "")
+    .map((line) => ({ path: JSON.parse(line.slice(line.indexOf(" ", 2) + 1)) as string, line }));
+}
+
+/**
+ * The lines of a digest list that lie in none of `folders` (relative skill folders; a file is in a
+ * folder when its path starts with `<folder>/`): the files a pack's skills share. `withManifest`
+ * false leaves `pack.json` out (it changes with every version). Pure.
+ */
+export function sharedLines(list: string, folders: readonly string[], withManifest = true): string[] {
+  return digestListLines(list)
+    .filter((entry) => !folders.some((folder) => entry.path.startsWith(`${folder}/`)) && (withManifest || entry.path !== "pack.json"))
+    .map((entry) => entry.line);
+}
+
+/** The paths whose lines differ between two digest lists (added, removed or changed), sorted. Pure. */
+export function changedPaths(before: string, after: string): string[] {
+  const a = new Set(before.split("\n").slice(1).filter((line) => line !== ""));
+  const b = new Set(after.split("\n").slice(1).filter((line) => line !== ""));
+  const changed = new Set<string>();
+  for (const entry of digestListLines(before)) if (!b.has(entry.line)) changed.add(entry.path);
+  for (const entry of digestListLines(after)) if (!a.has(entry.line)) changed.add(entry.path);
+  return [...changed].sort();
+}

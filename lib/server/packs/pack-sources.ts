@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import type { PackSource } from "@/lib/types/pack";
-import { checkPackEntries, PackError, PackTooLargeError, readFolderEntries, readTarEntries, type PackEntry, type PackLimits } from "./pack-tree";
+import { checkPackEntries, PackError, PackTooLargeError, readFolderEntries, readTarEntries, withoutGitFolders, type PackEntry, type PackLimits } from "./pack-tree";
 
 const run = promisify(execFile);
 
@@ -54,12 +54,21 @@ async function readFolderSource(given: string, limits: PackLimits, forbidden: Fo
     if (error instanceof PackError) throw error;
     throw new PackError(`${given} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  await refuseForbidden(real, given, forbidden);
+  return { entries: await readFolderEntries(real, limits), source: { type: "folder", path: real }, commit: null, local: true, real };
+}
+
+/**
+ * Refuses a local source (its real path, or the path as given when it cannot be resolved) that is or
+ * holds one of the console's own folders, each compared as configured and as its real path (a data
+ * folder reached through a link is still the data folder). Throws PackError.
+ */
+async function refuseForbidden(local: string, given: string, forbidden: ForbiddenFolders): Promise<void> {
+  const real = await fs.realpath(local).catch(() => path.resolve(local));
   for (const folder of forbidden.paths) {
-    // Both as configured and as their real paths: a data folder reached through a link is still the data folder.
     const forms = [folder, await fs.realpath(folder).catch(() => folder)];
     if (forms.some((form) => overlaps(form, real))) throw new PackError(`${given} is or holds ${folder}, which the console keeps to itself: a pack cannot be staged from it`);
   }
-  return { entries: await readFolderEntries(real, limits), source: { type: "folder", path: real }, commit: null, local: true, real };
 }
 
 /** Whether a git URL names a repository on this host (a path or a file:// URL). Pure. */
@@ -155,10 +164,12 @@ async function readGitSource(url: string, ref: string, limits: PackLimits): Prom
  * with the reason.
  */
 export async function readPackSource(request: PackSourceRequest, limits: PackLimits, forbidden: ForbiddenFolders): Promise<SourceContent> {
+  if (request.type === "git" && isLocalGitUrl(request.url)) await refuseForbidden(request.url.replace(/^file:\/\//, ""), request.url, forbidden);
   const content = await readSource(request, limits, forbidden);
   // Checked as read, before anything is found in it or re-rooted: a path that escapes is refused,
-  // never quietly moved back inside by taking off a wrapper folder.
-  return { ...content, entries: checkPackEntries(content.entries, limits) };
+  // never quietly moved back inside by taking off a wrapper folder. A repository's own data (`.git`)
+  // is never part of a pack, whatever the source (a folder's reader skips it too).
+  return { ...content, entries: checkPackEntries(withoutGitFolders(content.entries), limits) };
 }
 
 async function readSource(request: PackSourceRequest, limits: PackLimits, forbidden: ForbiddenFolders): Promise<SourceContent> {

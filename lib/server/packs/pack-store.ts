@@ -18,8 +18,8 @@ import { followChanges } from "../skills/watch-skills";
 import { packFileDiffs } from "./pack-diff";
 import { packLayout } from "./pack-layout";
 import { locatePack, marketplacePlugins } from "./pack-manifest";
-import { compareSkills, reviewPackSkills, type ReviewedSkill } from "./pack-review";
-import { checkPackSignature, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
+import { compareSkills, reviewPackSkills, sharedFilesChanged, type ReviewedSkill } from "./pack-review";
+import { changedPaths, checkPackSignature, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
 import { readPackSource, type PackSourceRequest } from "./pack-sources";
 import { checkPackEntries, PACK_ENTRY_LIMITS, packDigestList, PackError, PackTooLargeError, readFolderEntries, writePackEntries, type PackEntry, type PackLimits } from "./pack-tree";
 
@@ -40,6 +40,16 @@ function serialised<T>(work: () => Promise<T>): Promise<T> {
 
 function staged(row: PackRow): ReviewedSkill[] {
   return (JSON.parse(row.skills) as PackSkill[]).filter((skill) => skill.change !== "removed").map(({ change: _change, ...skill }) => skill);
+}
+
+/** A version's digest list and skill folders (what sharedFilesChanged compares). */
+function versionShape(row: PackRow): { digestList: string; folders: string[] } {
+  return { digestList: row.digestList, folders: staged(row).map((skill) => skill.folder) };
+}
+
+/** Each skill of `row` against the version enabled now (`enabled`), shared files counted (compareSkills). */
+function changesAgainst(row: PackRow, enabled: PackRow | null): PackSkill[] {
+  return compareSkills(staged(row), enabled ? staged(enabled) : null, sharedFilesChanged(versionShape(row), enabled && versionShape(enabled)));
 }
 
 function sourceOf(row: PackRow): PackSource {
@@ -77,15 +87,7 @@ async function modifiedFiles(row: PackRow): Promise<string[]> {
   } catch {
     return ["(the installed folder cannot be read)"];
   }
-  if (now === row.digestList) return [];
-  const lines = (list: string) => new Set(list.split("\n").slice(1).filter((line) => line !== ""));
-  const before = lines(row.digestList);
-  const after = lines(now);
-  const changed = new Set<string>();
-  const pathOf = (line: string) => JSON.parse(line.slice(line.indexOf(" ", 2) + 1)) as string;
-  for (const line of before) if (!after.has(line)) changed.add(pathOf(line));
-  for (const line of after) if (!before.has(line)) changed.add(pathOf(line));
-  return [...changed].sort();
+  return now === row.digestList ? [] : changedPaths(row.digestList, now);
 }
 
 async function toPack(row: PackRow): Promise<Pack> {
@@ -146,7 +148,7 @@ export async function stagePack(identity: Identity, request: PackSourceRequest):
       const reviewed = await reviewPackSkills(work, located.manifest.name, entries, settings);
       await refuseTakenNames(located.manifest.name, reviewed);
       const enabled = await enabledRow(located.manifest.name);
-      const skills = compareSkills(reviewed, enabled ? staged(enabled) : null);
+      const skills = compareSkills(reviewed, enabled ? staged(enabled) : null, sharedFilesChanged({ digestList, folders: reviewed.map((skill) => skill.folder) }, enabled && versionShape(enabled)));
       await fs.mkdir(layout.versions, { recursive: true, mode: 0o755 });
       await fs.rename(work, path.join(layout.versions, id));
       const row = await modelTransaction(async (tx) => {
@@ -244,6 +246,27 @@ async function expireDuePackApprovals(): Promise<void> {
   }
 }
 
+/**
+ * Refuses to enable a version with a skill name another enabled pack lists, or a registered skill
+ * outside this pack's installed folder holds (DESIGN.md "Skill packs": a pack never shadows or takes
+ * over another's skill; checked again at enabling, as names taken since staging count). Throws
+ * AppError `conflict` naming the holder.
+ */
+async function refuseTakenAtEnable(row: PackRow): Promise<void> {
+  const names = new Set(staged(row).map((skill) => skill.name));
+  const others = await db().pack.findMany({ where: { status: "enabled", NOT: { name: row.name } }, select: { name: true, version: true, skills: true } });
+  for (const other of others) {
+    const clash = staged({ skills: other.skills } as PackRow).find((skill) => names.has(skill.name));
+    if (clash) throw new AppError("conflict", `skill name ${clash.name} is pack ${other.name} ${other.version}'s: a pack cannot take over another pack's skill`);
+  }
+  try {
+    await refuseTakenNames(row.name, staged(row));
+  } catch (error) {
+    if (error instanceof PackError) throw new AppError("conflict", error.message);
+    throw error;
+  }
+}
+
 /** Every pack version, newest first, with its status as it is now (`modified` read from the disk). */
 export async function listPacks(): Promise<Pack[]> {
   await expireDuePackApprovals();
@@ -308,8 +331,9 @@ export async function enablePack(identity: Identity, id: string, action: "enable
     if (row.status === "enabled") throw new AppError("conflict", `pack ${row.name} ${row.version} is enabled already`);
     if (row.status === "awaiting_approval") throw new AppError("conflict", `pack ${row.name} ${row.version} already waits for a second admin's signature`);
     await storedEntries(row);
+    await refuseTakenAtEnable(row);
     const enabled = await enabledRow(row.name);
-    const skills = compareSkills(staged(row), enabled ? staged(enabled) : null);
+    const skills = changesAgainst(row, enabled);
     if (needsSecondAdmin(skills, enabled ? staged(enabled) : null)) {
       const approvalId = randomUUID();
       const dangerous = skills.filter((skill) => skill.change !== "same" && skill.change !== "removed" && skill.class === "dangerous").map((skill) => skill.name);
@@ -485,8 +509,9 @@ export async function signPackApproval(approvalId: string, identity: Identity): 
     if (claimed.count !== 1) throw new AppError("conflict", `approval ${approvalId} is no longer pending`);
     await recordAudit({ action: "pack.approval.signed", actor: identity.email, actorId: identity.userId, approvalId, digest: row.digest, details: { pack: row.name, version: row.version, packId: row.id } });
     const enabled = await enabledRow(row.name);
-    const skills = compareSkills(staged(row), enabled ? staged(enabled) : null);
+    const skills = changesAgainst(row, enabled);
     try {
+      await refuseTakenAtEnable(row);
       await installVersion(row, skills, { email: approval.requestedBy, userId: approval.requesterId }, approval.action === "rollback" ? "rollback" : "enable", approvalId);
     } catch (error) {
       await closeApproval(approvalId, row, "void", "system", null, `the pack could not be installed: ${(error as Error).message}`, "approved");

@@ -70,6 +70,12 @@ describe("a pack archive", () => {
     await expect(readTarEntries(Readable.from([gz]), LIMITS, true)).rejects.toThrow(`the archive unpacks to more than ${LIMITS.maxBytes} bytes (PACK_MAX_BYTES)`);
   });
 
+  it("counts every unpacked byte, not only files': zeros after the archive's end are a bomb too", async () => {
+    const archive = Buffer.concat([await tarOf([{ name: "pack.json", body: "{}" }]), Buffer.alloc(8 * 1024 * 1024, 0)]);
+    const small = { maxBytes: 1024, maxEntries: 100, maxDepth: 8 };
+    await expect(readTarEntries(Readable.from([gzipSync(archive)]), small, true)).rejects.toThrow(`the archive unpacks to more than ${1024 + 102 * 1024 + 1024 * 1024} bytes (PACK_MAX_BYTES and the tar format's overhead)`);
+  });
+
   it("refuses bytes that are not a gzipped tar", async () => {
     await expect(readTarEntries(Readable.from([Buffer.from("not an archive")]), LIMITS, true)).rejects.toThrow(/^the archive cannot be read: /);
   });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Writable, type Readable } from "node:stream";
+import { Transform, Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract, type Header as TarHeader } from "tar-stream";
@@ -71,6 +71,16 @@ export function checkPackEntries(entries: readonly PackEntry[], limits: PackLimi
   return [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
 
+/** Whether a relative path is a `.git` folder (a repository's own data, never part of a pack). Pure. */
+export function isGitFolder(relative: string): boolean {
+  return relative === ".git" || relative.endsWith("/.git");
+}
+
+/** Drops every `.git` folder and what is in it, whatever the source (a folder's reader skips them too). Pure. */
+export function withoutGitFolders(entries: readonly PackEntry[]): PackEntry[] {
+  return entries.filter((entry) => !entry.path.split("/").includes(".git"));
+}
+
 /** The digest-list entries of a pack's content: every file and link but the top-level signature file. Pure. */
 export function digestEntriesOf(entries: readonly (PackEntry | SkillFolderEntry)[]): DigestListEntry[] {
   const listed: DigestListEntry[] = [];
@@ -95,14 +105,14 @@ export function fileEntry(relative: string, bytes: Buffer, executable = false): 
 /**
  * Reads a local folder as pack entries, with every file's bytes (readSkillFolder: bounded, links
  * recorded not followed, a FIFO or device refused, a folder swapped for a link refused). `.git` folders
- * are left out. Throws PackError with the reason.
+ * are left out, and whatever `skip` names (relative paths). Throws PackError with the reason.
  */
-export async function readFolderEntries(folder: string, limits: PackLimits): Promise<PackEntry[]> {
+export async function readFolderEntries(folder: string, limits: PackLimits, skip?: (relative: string) => boolean): Promise<PackEntry[]> {
   try {
     const content = await readSkillFolder(folder, {
       keepBytes: true,
       limits: { maxEntries: limits.maxEntries, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth },
-      skip: (relative) => relative === ".git" || relative.endsWith("/.git"),
+      skip: (relative) => isGitFolder(relative) || (skip?.(relative) ?? false),
     });
     return content.entries.map((entry): PackEntry => (entry.kind === "file" ? { path: entry.path, kind: "file", executable: entry.executable, sha256: entry.sha256, bytes: entry.bytes ?? Buffer.alloc(0) } : entry));
   } catch (error) {
@@ -166,8 +176,21 @@ export async function readTarEntries(source: Readable, limits: PackLimits, gzip:
       next();
     });
   });
+  // Every byte of the tar stream counts, not only files' content: headers, padding, the data of entries
+  // that are not files and zeros after the end would otherwise be unpacked for free (a gzip of 1 GiB of
+  // zeros is 1 MiB). A tar adds at most 1 KiB per entry (a header block and padding) and its end blocks.
+  const tarLimit = limits.maxBytes + (limits.maxEntries + 2) * 1024 + 1024 * 1024;
+  let tarBytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      tarBytes += chunk.length;
+      if (tarBytes > tarLimit) return done(new PackTooLargeError(`the archive unpacks to more than ${tarLimit} bytes (PACK_MAX_BYTES and the tar format's overhead)`));
+      done(null, chunk);
+    },
+  });
   const steps: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [source];
   if (gzip) steps.push(createGunzip());
+  steps.push(counted);
   try {
     await pipeline([...steps, unpack] as unknown as [Readable, Writable]);
   } catch (error) {

@@ -5,6 +5,7 @@ import { loadSecretGrants, type SecretGrants } from "../secrets/secret-store";
 import { LOG_PREFIX } from "./loader-log";
 import type { RegisteredSkill } from "./registered-skill";
 import { ScanMemo, type DiskChange } from "./scan-memo";
+import { withPackState } from "../packs/pack-skill-state";
 import { scanSkills } from "./scan-skills";
 import { withSecretGrants } from "./secret-grants";
 import { createSkillRegistry, type SkillRegistry } from "./skill-registry";
@@ -99,7 +100,9 @@ async function scanInto(registry: RegistryState, pending: PendingScan): Promise<
   if (full) registry.memo.forget();
   else registry.memo.invalidate(pending.changes);
   const trigger: LoaderScanTrigger = registry.scanned === null ? "start" : pending.trigger;
-  const [{ skills, report }] = await Promise.all([scanSkills(config(), full ? undefined : () => undefined, registry.memo), readGrants(registry)]);
+  const [{ skills: scanned, report }] = await Promise.all([scanSkills(config(), full ? undefined : () => undefined, registry.memo), readGrants(registry)]);
+  // A pack's skill whose files are not the enabled version's is listed unavailable (withPackState).
+  const skills = await withPackState(scanned);
   const scan = describeScan(trigger, registry.scanned?.skills ?? null, skills, report, full ? [] : pending.changes);
   registry.scanned = { skills, report };
   publish(registry);

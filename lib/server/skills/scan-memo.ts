@@ -44,11 +44,12 @@ export class ScanMemo {
   private readonly walks = new Map<string, SubtreeWalk>();
 
   /**
-   * Each loader's last settlement (its first-wins choices, entries and log), which a scan that differs
-   * only in skills read again patches instead of settling everything again. The loaders check that
-   * nothing else differs; `forget` drops them.
+   * Each loader's last settlement (its first-wins choices, entries and log), by loader and roots (the
+   * subprocess loader runs once over the configured roots and once over the installed packs), which a
+   * scan that differs only in skills read again patches instead of settling everything again. The
+   * loaders check that nothing else differs; `forget` drops them.
    */
-  readonly settled: { subprocess?: unknown } = {};
+  readonly settled = new Map<string, unknown>();
 
   /** The walks of folders under which no entry was added, removed or renamed since (walkManifests reuses them). */
   readonly subtrees: SubtreeWalks = {
@@ -62,7 +63,7 @@ export class ScanMemo {
     this.examined.subprocess.clear();
     this.examined.native.clear();
     this.walks.clear();
-    delete this.settled.subprocess;
+    this.settled.clear();
   }
 
   /** How many folder listings, folder walks and examinations are kept (tests, the bench). */

@@ -31,21 +31,21 @@ export function mergeLoaderReports(first: LoaderReport, second: LoaderReport): L
 
 /**
  * The folders the loaders walk (DESIGN.md "Skill packs": installed packs are one more root for both
- * kinds, after the others, so a pack never shadows a skill of theirs): subprocess roots, then native
- * skills paths, in load order; without `packsPath`, no packs root. The console and its workers watch these. Pure.
+ * kinds, loaded after every configured root and the skills path, so a pack never shadows a skill of
+ * theirs, of either kind): the configured subprocess roots, the skills path, and the installed packs
+ * (without `packsPath`, none). The console and its workers watch `all`. Pure.
  */
-export function scannedRoots(settings: Pick<ConsoleConfig, "skillRoots" | "skillsPath"> & Partial<Pick<ConsoleConfig, "packsPath">>): { subprocess: string[]; native: string[]; all: string[] } {
-  const packs = settings.packsPath === undefined ? [] : [installedPacksRoot(settings.packsPath)];
-  const subprocess = [...settings.skillRoots, ...packs];
-  const native = [settings.skillsPath, ...packs];
-  return { subprocess, native, all: [...new Set([...subprocess, ...native])] };
+export function scannedRoots(settings: Pick<ConsoleConfig, "skillRoots" | "skillsPath"> & Partial<Pick<ConsoleConfig, "packsPath">>): { subprocess: string[]; native: string; packs: string | null; all: string[] } {
+  const packs = settings.packsPath === undefined ? null : installedPacksRoot(settings.packsPath);
+  return { subprocess: [...settings.skillRoots], native: settings.skillsPath, packs, all: [...new Set([...settings.skillRoots, settings.skillsPath, ...(packs ? [packs] : [])])] };
 }
 
 /**
  * One full scan of every kind of skill (DESIGN.md "Subprocess skills": subprocess skills load first,
  * and a later skill of either kind with a taken name is skipped and reported): the subprocess loader
- * over `skillRoots` and the installed packs, then the native SKILL.md loader over `skillsPath` and the
- * installed packs (each pack folder is a category) with the names loaded before as taken. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
+ * over `skillRoots`, the native SKILL.md loader over `skillsPath`, then both over the
+ * installed packs (each pack folder is a category) with the names loaded before as taken: the
+ * configured roots' subprocess skills, the skills path's native skills, then the packs' of both kinds. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
  * `sandboxAllowPaths`, the bundled skills folder when it is unset, `sandboxHiddenPaths`) is kept but
  * unavailable. Takes the settings and an
  * optional log sink, and an optional ScanMemo (an incremental rescan: only the folders and skills
@@ -58,16 +58,20 @@ export async function scanSkills(
   memo?: ScanMemo,
 ): Promise<{ skills: RegisteredSkill[]; report: LoaderReport }> {
   const roots = scannedRoots(settings);
-  const subprocess = await loadSubprocessSkills(roots.subprocess, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log, memo });
-  const taken = new Set(subprocess.skills.map((skill) => skill.name));
-  let report = subprocess.report;
-  const skills: RegisteredSkill[] = [...subprocess.skills];
-  for (const nativeRoot of roots.native) {
-    const native = await loadNativeSkills(nativeRoot, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, taken, log, memo });
-    for (const skill of native.skills) taken.add(skill.name);
-    skills.push(...native.skills);
-    report = mergeLoaderReports(report, native.report);
+  const taken = new Set<string>();
+  let report: LoaderReport | null = null;
+  const skills: RegisteredSkill[] = [];
+  const add = (loaded: { skills: RegisteredSkill[]; report: LoaderReport }) => {
+    for (const skill of loaded.skills) taken.add(skill.name);
+    skills.push(...loaded.skills);
+    report = report === null ? loaded.report : mergeLoaderReports(report, loaded.report);
+  };
+  add(await loadSubprocessSkills(roots.subprocess, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, log, memo }));
+  add(await loadNativeSkills(roots.native, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, taken, log, memo }));
+  if (roots.packs !== null) {
+    add(await loadSubprocessSkills([roots.packs], { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, taken, log, memo }));
+    add(await loadNativeSkills(roots.packs, { defaultTimeoutSeconds: settings.defaultTimeoutSeconds, taken, log, memo }));
   }
   const allowance = { paths: settings.sandboxAllowPaths, bundledDir: settings.bundledSkillsDir, hidden: settings.sandboxHiddenPaths };
-  return { skills: skills.map((skill) => withSandboxAllowance(skill, allowance)), report };
+  return { skills: skills.map((skill) => withSandboxAllowance(skill, allowance)), report: report! };
 }

@@ -149,10 +149,11 @@ export async function loadSubprocessSkills(roots: readonly string[], opts: Subpr
   // Then each is settled (logged, registered or skipped) in that order, so the outcome and the log are
   // those of a one-by-one scan — or, when the scan before differs only in skills read again with the
   // same name and warnings (an edited manifest or script), its settlement with those skills swapped in.
-  const previous = memo?.settled.subprocess as SubprocessSettlement | undefined;
+  const slot = `subprocess\0${roots.join("\0")}`;
+  const previous = memo?.settled.get(slot) as SubprocessSettlement | undefined;
   const patched = previous ? patchSettlement(previous, roots, taken, rootScans) : null;
   const settlement = patched ?? (await settleAll(roots, taken, rootScans, opts.log));
-  if (memo) memo.settled.subprocess = settlement;
+  if (memo) memo.settled.set(slot, settlement);
   if (patched && opts.log) for (const line of settlement.log) opts.log(line);
   return {
     skills: settlement.skills,
