@@ -66,8 +66,10 @@ test("an admin stages and reviews a pack; a second admin signs its dangerous ski
     await expect(page.getByText("waits for another admin")).toBeVisible();
     await expect(page.getByRole("button", { name: `Sign the enabling of ${packName} 1.0.0` })).toHaveCount(0);
 
-    // The second admin signs from the Packs page in their own browser.
+    // The second admin learns of it on the Approvals page too, and signs from the Packs page in their own browser.
     const otherPage = await otherContext.newPage();
+    await otherPage.goto("/approvals");
+    await expect(otherPage.getByTestId("pending-pack-approvals")).toContainText(`${packName} 1.0.0`);
     await otherPage.goto("/packs");
     const row = otherPage.locator(`[data-testid="pack-row"][data-pack="${packName}"]`);
     await expect(row).toHaveAttribute("data-status", "awaiting_approval");

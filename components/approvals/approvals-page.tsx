@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
+import { PendingPackApprovals } from "@/components/packs/pending-pack-approvals";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -101,6 +102,7 @@ export function ApprovalsPage() {
           .
         </Alert>
       ) : null}
+      {tab === "pending" ? <PendingPackApprovals /> : null}
       {tab === "pending" ? <ConfirmationQueue /> : null}
       <StatusTabs current={tab} />
       {approvals.isPending ? (
