@@ -6,7 +6,8 @@
  * enabling shows as modified and its changed skills do not run. Real folders, a real git repository, a
  * real loader, calls run by the test worker.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import net from "node:net";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +37,34 @@ beforeAll(async () => {
   await createPersonaRow("two-person", "dual-sign-required");
   secondAdmin = await createPerson("admin", "second-admin");
 });
+
+async function errorOf(response: Response): Promise<{ status: number; message: string }> {
+  return { status: response.status, message: ((await response.json()) as { error: { message: string } }).error.message };
+}
+
+/** A TCP port free on loopback now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** Asks again (for up to 5 s) while the answer says the git daemon is not listening yet. */
+async function eventuallyAnswer(ask: () => Promise<Response>): Promise<Response> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const response = await ask();
+    if (response.status !== 400 || Date.now() > deadline) return response;
+    const text = await response.clone().text();
+    if (!text.includes("Connection refused") && !text.includes("unable to connect")) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function packOf(response: Response): Promise<Pack> {
   return ((await response.json()) as { pack: Pack }).pack;
@@ -327,6 +356,29 @@ describe("a pack from a git repository", () => {
     expect(atTag).toMatchObject({ version: "1.0.0", commit: first });
     const atCommit = await packOf(await stage({ type: "git", url: repository, ref: first.slice(0, 12) }));
     expect(atCommit).toMatchObject({ version: "1.0.0", commit: first, digest: atTag.digest });
+  });
+
+  it("from a remote source (git daemon on loopback) is refused unsigned, and staged when signed by a trusted key", async () => {
+    const port = await freePort();
+    const daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${sources}`, "--listen=127.0.0.1", `--port=${port}`, sources], { stdio: "ignore", env: { PATH: process.env.PATH, HOME: sources } });
+    try {
+      const url = `git://127.0.0.1:${port}/repository`;
+      const rows = await packRows();
+      const refused = await eventuallyAnswer(() => stage({ type: "git", url, ref: "main" }));
+      expect(await errorOf(refused)).toEqual({
+        status: 400,
+        message: "the pack cannot be staged: the pack comes from a remote source and is unsigned: sign its digest list with a key in CONSOLE_PACK_TRUSTED_KEYS (pack.sig), or set PACKS_ALLOW_UNSIGNED=always",
+      });
+      expect(await packRows()).toBe(rows);
+      await signPack(repository, key.privateKey);
+      git(repository, "add", "pack.sig");
+      git(repository, "commit", "--quiet", "-m", "signed");
+      const signed = await stage({ type: "git", url, ref: "main" });
+      expect(signed.status).toBe(201);
+      expect(await packOf(signed)).toMatchObject({ name: "gitpack", version: "1.1.0", signedBy: "release", commit: git(repository, "rev-parse", "HEAD"), source: { type: "git", url, ref: "main" } });
+    } finally {
+      daemon.kill("SIGTERM");
+    }
   });
 
   it("refuses a ref that does not exist, and a URL git would read as a command", async () => {
