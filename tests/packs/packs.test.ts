@@ -360,7 +360,7 @@ describe("a pack from a git repository", () => {
 
   it("from a remote source (git daemon on loopback) is refused unsigned, and staged when signed by a trusted key", async () => {
     const port = await freePort();
-    const daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${sources}`, "--listen=127.0.0.1", `--port=${port}`, sources], { stdio: "ignore", env: { PATH: process.env.PATH, HOME: sources } });
+    const daemon = spawn("git", ["daemon", "--reuseaddr", "--export-all", `--base-path=${sources}`, "--listen=127.0.0.1", `--port=${port}`, sources], { stdio: "ignore", env: { NODE_ENV: "test", PATH: process.env.PATH, HOME: sources } });
     try {
       const url = `git://127.0.0.1:${port}/repository`;
       const rows = await packRows();
