@@ -15,14 +15,15 @@ import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { ApiError } from "@/lib/client/api-error";
 import { useIdentity } from "@/lib/client/identity";
 import { usePack } from "@/lib/client/use-packs";
-import type { PackFileDiff, PackSkill } from "@/lib/types/pack";
+import type { Pack, PackFileDiff, PackReview, PackSkill } from "@/lib/types/pack";
+import { DiffBlock } from "./diff-block";
 import { PackActions } from "./pack-actions";
 import { ChangeBadge, describeSource, PackStatusBadge } from "./pack-status";
 
 const CLASS_TONE = { safe: "green", mutating: "amber", dangerous: "red" } as const;
 
 function sandboxText(skill: PackSkill): string {
-  const parts = [skill.sandbox.network ? "network" : "no network"];
+  const parts = [skill.sandbox.network ? "network: on" : "network: off"];
   if (skill.sandbox.read.length > 0) parts.push(`reads ${skill.sandbox.read.join(", ")}`);
   if (skill.sandbox.write.length > 0) parts.push(`writes ${skill.sandbox.write.join(", ")}`);
   if (skill.sandbox.devices.length > 0) parts.push(`devices ${skill.sandbox.devices.join(", ")}`);
@@ -71,17 +72,23 @@ function SkillsTable({ skills }: { skills: PackSkill[] }) {
   );
 }
 
-function FileDiffs({ files }: { files: PackFileDiff[] }) {
+function filesDescription(files: PackFileDiff[], against: PackReview["filesAgainst"]): string {
+  const changed = files.filter((file) => file.change !== "same").length;
+  const same = files.length - changed;
+  const tail = same > 0 ? `, ${same} the same` : "";
+  if (against.kind === "none") return `${files.length} file${files.length === 1 ? "" : "s"}, all added: no other version of this pack is enabled. Each is shown in full.`;
+  if (against.kind === "disk") return `${changed} changed on disk since ${against.version} was enabled${tail}: the enabled files, then what is there now.`;
+  if (against.kind === "previous") return `${changed} changed against ${against.version}, enabled before this version${tail}.`;
+  return `${changed} changed against ${against.version}, enabled now${tail}. Every added or changed file is shown in full.`;
+}
+
+function FileDiffs({ files, against }: { files: PackFileDiff[]; against: PackReview["filesAgainst"] }) {
   const changed = files.filter((file) => file.change !== "same");
-  const same = files.length - changed.length;
   return (
     <Card>
-      <CardHeader
-        title="Files"
-        description={`${changed.length} changed against the enabled version${same > 0 ? `, ${same} the same` : ""}. Every added or changed file is shown in full.`}
-      />
+      <CardHeader title="Files" description={filesDescription(files, against)} />
       {changed.length === 0 ? (
-        <p className="p-4 text-sm text-zinc-600">No file differs from the enabled version.</p>
+        <p className="p-4 text-sm text-zinc-600">No file differs.</p>
       ) : (
         <ul className="divide-y divide-zinc-100">
           {changed.map((file) => (
@@ -91,7 +98,7 @@ function FileDiffs({ files }: { files: PackFileDiff[] }) {
                   <ChangeBadge change={file.change} />
                   <span className="font-mono text-[12.5px] break-all">{file.path}</span>
                 </summary>
-                {file.diff ? <CodeBlock text={file.diff} label={`Diff of ${file.path}`} className="mx-4 mb-3 max-h-[32rem]" /> : null}
+                {file.diff ? <DiffBlock text={file.diff} label={`Diff of ${file.path}`} className="mx-4 mb-3 max-h-[32rem]" /> : null}
               </details>
             </li>
           ))}
@@ -99,6 +106,12 @@ function FileDiffs({ files }: { files: PackFileDiff[] }) {
       )}
     </Card>
   );
+}
+
+function skillsDescription(pack: Pack): string {
+  if (!pack.comparedWith) return "Nothing of this pack is enabled: enabling it adds every skill.";
+  if (pack.comparedWith.enabledNow) return `What enabling this version does to each skill, compared with ${pack.comparedWith.version}, enabled now.`;
+  return `What enabling this version did to each skill, compared with ${pack.comparedWith.version}, enabled before it.`;
 }
 
 /**
@@ -155,7 +168,7 @@ export function PackReview({ id }: { id: string }) {
       </>
     );
   }
-  const { pack, files, digestList } = review.data;
+  const { pack, files, filesAgainst, digestList } = review.data;
   return (
     <>
       <PageHeader
@@ -186,10 +199,10 @@ export function PackReview({ id }: { id: string }) {
           />
         </Card>
         <Card className="overflow-hidden">
-          <CardHeader title="Skills" description="What enabling this version does to each skill, compared with the version enabled now." />
+          <CardHeader title="Skills" description={skillsDescription(pack)} />
           <SkillsTable skills={pack.skills} />
         </Card>
-        <FileDiffs files={files} />
+        <FileDiffs files={files} against={filesAgainst} />
         <details className="rounded-lg border border-zinc-200 bg-white">
           <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-zinc-800">Digest list (what a signature covers)</summary>
           <CodeBlock text={digestList} label="Digest list" className="mx-4 mb-3 max-h-96" />

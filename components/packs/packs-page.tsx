@@ -43,7 +43,7 @@ function PacksTable({ packs }: { packs: Pack[] }) {
           <Th>Skills</Th>
           <Th>Source</Th>
           <Th>Staged</Th>
-          <Th>
+          <Th className="hidden sm:table-cell">
             <span className="sr-only">Actions</span>
           </Th>
         </tr>
@@ -59,8 +59,17 @@ function PacksTable({ packs }: { packs: Pack[] }) {
                   {pack.name}
                 </Link>
                 {pack.description ? <span className="block text-xs text-zinc-500">{pack.description}</span> : null}
+                {/* On a phone the actions column is off to the right: the actions come with the name. */}
+                <div className="mt-2 sm:hidden">
+                  <PackActions pack={pack} />
+                </div>
               </Td>
-              <Td className="font-mono text-xs whitespace-nowrap">{pack.version}</Td>
+              <Td className="text-xs whitespace-nowrap">
+                <span className="font-mono">{pack.version}</span>
+                <span className="block font-mono text-[11px] text-zinc-500" title={`digest ${pack.digest}`}>
+                  {pack.digest.slice(0, 8)}
+                </span>
+              </Td>
               <Td className="whitespace-nowrap">
                 <PackStatusBadge status={pack.status} />
               </Td>
@@ -72,7 +81,7 @@ function PacksTable({ packs }: { packs: Pack[] }) {
                   </Badge>
                 ) : null}
               </Td>
-              <Td className="max-w-72 text-xs break-all text-zinc-600">
+              <Td className="max-w-72 min-w-40 text-xs break-words text-zinc-600">
                 {describeSource(pack.source, pack.commit)}
                 <span className="block">{pack.signedBy ? <span className="text-emerald-700">signed by {pack.signedBy}</span> : <span className="text-zinc-500">unsigned</span>}</span>
               </Td>
@@ -80,7 +89,7 @@ function PacksTable({ packs }: { packs: Pack[] }) {
                 <span className="block text-zinc-800">{pack.stagedBy}</span>
                 <DateTime iso={pack.stagedAt} className="text-zinc-500" />
               </Td>
-              <Td className="text-right">
+              <Td className="hidden text-right sm:table-cell">
                 <PackActions pack={pack} />
               </Td>
             </Tr>

@@ -53,7 +53,17 @@ export function StagePackForm() {
     event.preventDefault();
     const request = input();
     if (!request) return;
+    plugins.reset();
     stage.mutate(request, { onSuccess: (pack) => router.push(`/packs/${pack.id}`) });
+  }
+
+  /** A new source: what was said of the last one (its plugins, its refusal) no longer applies. */
+  function changed<T>(set: (value: T) => void): (value: T) => void {
+    return (value) => {
+      plugins.reset();
+      stage.reset();
+      set(value);
+    };
   }
 
   function listPlugins() {
@@ -68,7 +78,7 @@ export function StagePackForm() {
         <form onSubmit={submit} className="space-y-3" aria-label="Stage a pack">
           <div className="grid gap-3 sm:grid-cols-[12rem_1fr]">
             <Field label="Source" htmlFor={`${id}-type`}>
-              <Select id={`${id}-type`} value={type} onChange={(event) => setType(event.target.value as SourceType)}>
+              <Select id={`${id}-type`} value={type} onChange={(event) => changed(setType)(event.target.value as SourceType)}>
                 <option value="folder">Folder on this host</option>
                 <option value="git">Git repository</option>
                 <option value="upload">.tar.gz upload</option>
@@ -76,34 +86,35 @@ export function StagePackForm() {
             </Field>
             {type === "folder" ? (
               <Field label="Folder" htmlFor={`${id}-folder`} hint="An absolute path on the console's host, holding pack.json (or a marketplace).">
-                <Input id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)} placeholder="/srv/packs/ops-tools" className="font-mono" />
+                <Input id={`${id}-folder`} value={folder} onChange={(event) => changed(setFolder)(event.target.value)} placeholder="/srv/packs/ops-tools" className="font-mono" />
               </Field>
             ) : type === "git" ? (
               <div className="grid min-w-0 gap-3 sm:grid-cols-[1fr_10rem]">
                 <Field label="Repository URL" htmlFor={`${id}-url`} hint="A path or file:// URL is local; a remote pack must be signed.">
-                  <Input id={`${id}-url`} value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://git.example.com/ops/packs.git" className="font-mono" />
+                  <Input id={`${id}-url`} value={url} onChange={(event) => changed(setUrl)(event.target.value)} placeholder="https://git.example.com/ops/packs.git" className="font-mono" />
                 </Field>
                 <Field label="Branch, tag or commit" htmlFor={`${id}-ref`}>
-                  <Input id={`${id}-ref`} value={ref} onChange={(event) => setRef(event.target.value)} className="font-mono" />
+                  <Input id={`${id}-ref`} value={ref} onChange={(event) => changed(setRef)(event.target.value)} className="font-mono" />
                 </Field>
               </div>
             ) : (
               <Field label="Archive" htmlFor={`${id}-file`} hint="A .tar.gz of the pack folder (files, folders and links inside it only).">
-                <Input id={`${id}-file`} type="file" accept=".tar.gz,.tgz,application/gzip" onChange={(event) => setFile(event.target.files?.[0] ?? null)} />
+                <Input id={`${id}-file`} type="file" accept=".tar.gz,.tgz,application/gzip" onChange={(event) => changed(setFile)(event.target.files?.[0] ?? null)} />
               </Field>
             )}
           </div>
           <div className="grid gap-3 sm:grid-cols-[12rem_1fr]">
-            <Field label="Marketplace plugin" htmlFor={`${id}-plugin`} hint="Only for a Claude Code marketplace: the plugin to stage as a pack.">
+            <Field label="Marketplace plugin" htmlFor={`${id}-plugin`}>
               <Input id={`${id}-plugin`} value={plugin} onChange={(event) => setPlugin(event.target.value)} placeholder="(none)" className="font-mono" />
             </Field>
-            {type !== "upload" ? (
-              <div className="flex items-end pb-5">
+            <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 sm:pt-5">
+              {type !== "upload" ? (
                 <Button size="sm" onClick={listPlugins} disabled={!ready} pending={plugins.isPending}>
                   List plugins
                 </Button>
-              </div>
-            ) : null}
+              ) : null}
+              <p className="text-xs text-zinc-500">Only for a Claude Code marketplace (.claude-plugin/marketplace.json): the plugin to stage as a pack.</p>
+            </div>
           </div>
           {plugins.data ? (
             plugins.data.length === 0 ? (

@@ -1,25 +1,33 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type { MarketplacePlugin, Pack, PackFileDiff } from "@/lib/types/pack";
+import type { MarketplacePlugin, Pack, PackReview } from "@/lib/types/pack";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
-/** Every pack version, newest first (`GET /api/v1/packs`, admin). */
+/** How often pack pages read again while an enabling waits for a second admin (ms), and otherwise. */
+export const PACKS_POLL_MS = { waiting: 3000, idle: 15_000 } as const;
+
+/**
+ * Every pack version, newest first (`GET /api/v1/packs`, admin), read again every few seconds while
+ * one waits for a second admin (another admin's signature or denial shows without a reload).
+ */
 export function usePacks(enabled = true) {
   return useQuery({
     queryKey: queryKeys.packs.list(),
     queryFn: ({ signal }) => fetchJson<{ packs: Pack[] }>("/api/v1/packs", { signal }).then((body) => body.packs),
     enabled,
+    refetchInterval: (query) => ((query.state.data ?? []).some((pack) => pack.status === "awaiting_approval") ? PACKS_POLL_MS.waiting : PACKS_POLL_MS.idle),
   });
 }
 
-/** One pack version's review: the Pack, every file's diff against the enabled version, the digest list (`GET /api/v1/packs/{id}`). */
+/** One pack version's review: the Pack, every file's diff and what it is against, the digest list (`GET /api/v1/packs/{id}`); read again like usePacks. */
 export function usePack(id: string, enabled = true) {
   return useQuery({
     queryKey: queryKeys.packs.detail(id),
-    queryFn: ({ signal }) => fetchJson<{ pack: Pack; files: PackFileDiff[]; digestList: string }>(`/api/v1/packs/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => fetchJson<PackReview>(`/api/v1/packs/${encodeURIComponent(id)}`, { signal }),
     enabled,
+    refetchInterval: (query) => (query.state.data?.pack.status === "awaiting_approval" ? PACKS_POLL_MS.waiting : PACKS_POLL_MS.idle),
   });
 }
 
@@ -93,7 +101,7 @@ export function usePackApproval() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ approvalId, decision, reason }: { approvalId: string; decision: "sign" | "deny"; reason?: string }) =>
-      fetchJson<{ pack: Pack }>(`/api/v1/approvals/${encodeURIComponent(approvalId)}/${decision}`, { method: "POST", body: decision === "deny" ? { reason: reason ?? "denied" } : undefined }).then((body) => body.pack),
+      fetchJson<{ pack: Pack }>(`/api/v1/approvals/${encodeURIComponent(approvalId)}/${decision}`, { method: "POST", body: decision === "deny" ? { reason: reason && reason !== "" ? reason : "denied on the Packs page" } : undefined }).then((body) => body.pack),
     onSuccess: () => refreshAfterPackChange(queryClient),
   });
 }

@@ -54,6 +54,11 @@ export interface Pack {
   /** The trusted key name whose ed25519 signature over the digest list `pack.sig` carries, or null when unsigned. */
   signedBy: string | null;
   skills: PackSkill[];
+  /**
+   * The version the skills' `change` is against: for a version not enabled, the one enabled now
+   * (`enabledNow`); for the enabled one, the one enabled before it. Null: none (every skill `added`).
+   */
+  comparedWith: { id: string; version: string; enabledNow: boolean } | null;
   /** The version enabled before this one was (what rollback returns to), or null. */
   previousVersion: { id: string; version: string; digest: string } | null;
   /** The pending approval of this version's enabling, when it waits for one. */
@@ -65,6 +70,19 @@ export interface Pack {
   enabledAt: string | null;
   /** Files of the enabled version changed on disk since (only when `modified`): paths relative to the pack folder. */
   modifiedFiles: string[];
+}
+
+/**
+ * One version's review (`GET /api/v1/packs/{id}`): the Pack, every file's diff, what the files are
+ * compared with — the version enabled now (`enabled`), the one before the enabled version
+ * (`previous`), the enabled files as they are on disk (`disk`: a modified pack), or nothing (`none`:
+ * every file added) — and the digest list a signature covers.
+ */
+export interface PackReview {
+  pack: Pack;
+  files: PackFileDiff[];
+  filesAgainst: { kind: "enabled" | "previous" | "disk" | "none"; version: string | null };
+  digestList: string;
 }
 
 /** How one file of a staged version differs from the enabled version of its pack. */

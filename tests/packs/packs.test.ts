@@ -142,6 +142,7 @@ describe("a pack staged from a local folder", () => {
       ["wipe/run.sh", "added"],
       ["wipe/skill.json", "added"],
     ]);
+    expect(diff[0]!.diff!.split("\n").slice(0, 2)).toEqual(["--- a/fix-disk/run.sh", "+++ b/fix-disk/run.sh"]);
     expect(diff[0]!.diff).toContain(`-cat > /dev/null; echo '{"ok": true, "from": "fix-disk"}'\n+cat > /dev/null; echo '{"ok": true, "from": "fix v2"}'`);
 
     const asked = await enable(v2.id);
@@ -175,6 +176,18 @@ describe("a pack staged from a local folder", () => {
     expect((await getRegistry()).get("pack_wipe")).toBeUndefined();
     expect((await resultOf(await requestCall("pack_fix", { args: {} }))).result).toEqual({ ok: true, from: "fix-disk" });
 
+    // The enabled version's review compares it with the one before it; the version it replaced is
+    // kept for rolling back, so it cannot be discarded.
+    const enabledReview = await review(v1.id);
+    expect(enabledReview.filesAgainst).toEqual({ kind: "previous", version: "2.0.0" });
+    expect(enabledReview.pack.comparedWith).toEqual({ id: v2.id, version: "2.0.0", enabledNow: false });
+    expect(await (await remove(v2.id)).json()).toEqual({ error: { code: "conflict", message: "pack tools 2.0.0 is what rolling 1.0.0 back returns to: it is kept" } });
+    // A version not enabled is compared with the one enabled now, whatever was enabled when it was staged.
+    expect((await review(v2.id)).pack.skills.map((skill) => [skill.name, skill.change])).toEqual([
+      ["pack_fix", "changed"],
+      ["pack_hello", "same"],
+      ["pack_wipe", "added"],
+    ]);
     const trail = (await (await invoke(auditRoute.GET, "/api/v1/audit?limit=50")).json()) as { entries: Array<{ action: string; details: Record<string, unknown> }> };
     const actions = trail.entries.map((entry) => entry.action).filter((action) => action.startsWith("pack."));
     expect(actions).toEqual(["pack.rolled_back", "pack.enabled", "pack.approval.signed", "pack.enable_requested", "pack.staged", "pack.enabled", "pack.staged"]);
@@ -191,6 +204,10 @@ describe("a pack staged from a local folder", () => {
     fs.writeFileSync(installed, `#!/bin/bash\ncat > /dev/null; echo '{"ok": "tampered"}'\n`);
     const tools = (await listPacks()).find((pack) => pack.name === "tools" && pack.status !== "disabled" && pack.status !== "staged")!;
     expect(tools).toMatchObject({ version: "1.0.0", status: "modified", modifiedFiles: ["hello/run.sh"] });
+    const modified = await review(tools.id);
+    expect(modified.filesAgainst).toEqual({ kind: "disk", version: "1.0.0" });
+    expect(modified.files.filter((file) => file.change !== "same").map((file) => [file.path, file.change])).toEqual([["hello/run.sh", "changed"]]);
+    expect(modified.files.find((file) => file.path === "hello/run.sh")?.diff).toContain(`+cat > /dev/null; echo '{"ok": "tampered"}'`);
     const refused = await requestCall("pack_hello", { args: {} });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^pack_hello cannot run this call: pack_hello changed on disk since pack tools 1\.0\.0 was enabled \(its digest is [0-9a-f]{12}…, the enabled one [0-9a-f]{12}…\): stage and enable the pack again to run it$/);

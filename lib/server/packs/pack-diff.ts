@@ -47,7 +47,8 @@ export async function packFileDiffs(stagedFolder: string, enabledFolder: string 
     let diff: string;
     if (textual(old) && textual(now) && (old?.kind ?? "file") === "file" && (now?.kind ?? "file") === "file") {
       const text = (entry: PackEntry | undefined) => (entry && entry.kind === "file" ? entry.bytes.toString("utf8") : "");
-      diff = createTwoFilesPatch(old ? `a/${relative}` : "/dev/null", now ? `b/${relative}` : "/dev/null", text(old), text(now), undefined, undefined, { context: 3 });
+      // jsdiff opens with a line of `=`; a unified diff starts at its `---` line.
+      diff = createTwoFilesPatch(old ? `a/${relative}` : "/dev/null", now ? `b/${relative}` : "/dev/null", text(old), text(now), undefined, undefined, { context: 3 }).replace(/^=+\n/, "");
       const modeNote = old && now && old.kind === "file" && now.kind === "file" && old.executable !== now.executable ? `executable: ${old.executable} → ${now.executable}\n` : "";
       diff = modeNote + diff;
     } else {

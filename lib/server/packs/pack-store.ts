@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Pack as PackRow } from "@prisma/client";
 import type { Identity } from "@/lib/types/identity";
-import type { MarketplacePlugin, Pack, PackFileDiff, PackSkill, PackSource } from "@/lib/types/pack";
+import type { MarketplacePlugin, Pack, PackFileDiff, PackReview, PackSkill, PackSource } from "@/lib/types/pack";
 import { approvalsChanged } from "../approvals/approval-feed";
 import { requirePerson } from "../approvals/audit-actor";
 import { voidPendingApprovalsOfSkills } from "../approvals/void-approval";
@@ -90,10 +90,27 @@ async function modifiedFiles(row: PackRow): Promise<string[]> {
   return now === row.digestList ? [] : changedPaths(row.digestList, now);
 }
 
-async function toPack(row: PackRow): Promise<Pack> {
+/**
+ * A stored row as the API serves it. Its skills' `change` says what enabling it does: for a version
+ * that is not enabled, against the version enabled now (worked out afresh: the one enabled at staging
+ * may be gone); for the enabled version, what enabling it did against the version before it (kept
+ * when it was enabled). `comparedWith` names that version (null: none). `enabled` is the version
+ * enabled now under this name, when the caller read it already (listPacks reads them all at once).
+ */
+async function toPack(row: PackRow, enabled?: PackRow | null): Promise<Pack> {
   const previous = row.previousId ? await db().pack.findUnique({ where: { id: row.previousId }, select: { id: true, version: true, digest: true } }) : null;
   const approval = row.status === "awaiting_approval" ? await db().packApproval.findFirst({ where: { packId: row.id, status: "pending" }, select: { id: true, requestedBy: true } }) : null;
   const modified = row.status === "enabled" ? await modifiedFiles(row) : [];
+  let skills: PackSkill[];
+  let comparedWith: Pack["comparedWith"];
+  if (row.status === "enabled") {
+    skills = JSON.parse(row.skills) as PackSkill[];
+    comparedWith = previous && { id: previous.id, version: previous.version, enabledNow: false };
+  } else {
+    const now = enabled === undefined ? await enabledRow(row.name) : enabled;
+    skills = changesAgainst(row, now);
+    comparedWith = now && { id: now.id, version: now.version, enabledNow: true };
+  }
   return {
     id: row.id,
     name: row.name,
@@ -104,7 +121,8 @@ async function toPack(row: PackRow): Promise<Pack> {
     commit: row.commit,
     digest: row.digest,
     signedBy: row.signedBy,
-    skills: JSON.parse(row.skills) as PackSkill[],
+    skills,
+    comparedWith,
     previousVersion: previous,
     approvalId: approval?.id ?? null,
     approvalRequestedBy: approval?.requestedBy ?? null,
@@ -271,7 +289,8 @@ async function refuseTakenAtEnable(row: PackRow): Promise<void> {
 export async function listPacks(): Promise<Pack[]> {
   await expireDuePackApprovals();
   const rows = await db().pack.findMany({ orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 1000 });
-  return Promise.all(rows.map(toPack));
+  const enabled = new Map(rows.filter((row) => row.status === "enabled").map((row) => [row.name, row]));
+  return Promise.all(rows.map((row) => toPack(row, enabled.get(row.name) ?? null)));
 }
 
 async function rowOf(id: string): Promise<PackRow> {
@@ -281,16 +300,31 @@ async function rowOf(id: string): Promise<PackRow> {
 }
 
 /**
- * One pack version with its review (`GET /api/v1/packs/{id}`): the Pack, the diff of every file
- * against the version enabled now (the same version: no change), and the digest list (what a
- * signature covers). Throws AppError `not_found`.
+ * One pack version with its review (`GET /api/v1/packs/{id}`): the Pack, the diff of every file —
+ * against the version enabled now (a version not enabled), the version before it (the enabled one), or
+ * the enabled files as they are on disk now (a modified one), named in `filesAgainst` — and the digest
+ * list (what a signature covers). Throws AppError `not_found`.
  */
-export async function getPack(id: string): Promise<{ pack: Pack; files: PackFileDiff[]; digestList: string }> {
+export async function getPack(id: string): Promise<PackReview> {
   await expireDuePackApprovals();
   const row = await rowOf(id);
-  const enabled = await enabledRow(row.name);
-  const files = await packFileDiffs(versionFolder(row), enabled && enabled.id !== row.id ? versionFolder(enabled) : row.status === "enabled" ? versionFolder(row) : null, limits());
-  return { pack: await toPack(row), files, digestList: row.digestList };
+  const pack = await toPack(row);
+  let files: PackFileDiff[];
+  let filesAgainst: PackReview["filesAgainst"];
+  if (pack.status === "modified") {
+    // What changed on disk: the installed copy against the files that were enabled.
+    files = await packFileDiffs(installedFolder(row.name), versionFolder(row), limits());
+    filesAgainst = { kind: "disk", version: row.version };
+  } else if (row.status === "enabled") {
+    const previous = row.previousId ? await db().pack.findUnique({ where: { id: row.previousId } }) : null;
+    files = await packFileDiffs(versionFolder(row), previous ? versionFolder(previous) : null, limits());
+    filesAgainst = previous ? { kind: "previous", version: previous.version } : { kind: "none", version: null };
+  } else {
+    const enabled = await enabledRow(row.name);
+    files = await packFileDiffs(versionFolder(row), enabled ? versionFolder(enabled) : null, limits());
+    filesAgainst = enabled ? { kind: "enabled", version: enabled.version } : { kind: "none", version: null };
+  }
+  return { pack, files, filesAgainst, digestList: row.digestList };
 }
 
 /** Reads a stored version back and refuses it when its files are no longer what was staged (the digest list). */
@@ -434,14 +468,18 @@ export async function rollbackPack(identity: Identity, id: string): Promise<Enab
  * version: its folder leaves `installed/` (its skills leave the registry; their calls stay in the
  * history), it becomes `disabled`, pending approvals of its skills are voided, `pack.uninstalled` is
  * audited. A staged version (or one waiting for approval, whose approval is voided): its stored files
- * and row are removed, `pack.discarded` audited. Returns the Pack as it was left. Throws AppError
- * `not_found`, or `conflict` for a disabled version (nothing to remove).
+ * and row are removed, `pack.discarded` audited; so is an earlier (disabled) version's, unless it is
+ * what rolling the enabled version back returns to. Returns the Pack as it was left. Throws AppError
+ * `not_found`, or `conflict` for the rollback target.
  */
 export async function deletePack(identity: Identity, id: string): Promise<Pack> {
   requirePerson(identity, "remove packs");
   return serialised(async () => {
     const row = await rowOf(id);
-    if (row.status === "disabled") throw new AppError("conflict", `pack ${row.name} ${row.version} is not installed`);
+    if (row.status === "disabled") {
+      const enabled = await enabledRow(row.name);
+      if (enabled?.previousId === row.id) throw new AppError("conflict", `pack ${row.name} ${row.version} is what rolling ${enabled.version} back returns to: it is kept`);
+    }
     if (row.status === "enabled") {
       const layout = packLayout(config().packsPath);
       await fs.mkdir(layout.work, { recursive: true, mode: 0o700 });
