@@ -8,7 +8,7 @@ import * as rollbackRoute from "@/app/api/v1/packs/[id]/rollback/route";
 import * as marketplaceRoute from "@/app/api/v1/packs/marketplace/route";
 import * as packsRoute from "@/app/api/v1/packs/route";
 import { packDigestList, readFolderEntries, PACK_ENTRY_LIMITS } from "@/lib/server/packs/pack-tree";
-import type { Pack, PackFileDiff } from "@/lib/types/pack";
+import type { Pack, PackReview } from "@/lib/types/pack";
 import { invoke } from "../helpers/route-client";
 import { TEST_ORIGIN } from "../helpers/test-people";
 
@@ -62,10 +62,10 @@ export async function stageFolder(folder: string, as: Sender = "admin"): Promise
 }
 
 /** `GET /api/v1/packs/{id}`. */
-export async function review(id: string): Promise<{ pack: Pack; files: PackFileDiff[]; digestList: string }> {
+export async function review(id: string): Promise<PackReview> {
   const response = await invoke(packRoute.GET, `/api/v1/packs/${id}`, { params: { id } });
   if (response.status !== 200) throw new Error(`review ${id}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { pack: Pack; files: PackFileDiff[]; digestList: string };
+  return (await response.json()) as PackReview;
 }
 
 /** `GET /api/v1/packs`. */
