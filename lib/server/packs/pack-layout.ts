@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 
 /**
@@ -20,4 +21,15 @@ export function packLayout(packsPath: string): PackLayout {
 /** The root both loaders walk for installed packs: `<PACKS_PATH>/installed`. Pure. */
 export function installedPacksRoot(packsPath: string): string {
   return packLayout(packsPath).installed;
+}
+
+/**
+ * The layout of a PACKS_PATH by its real path, the folder made first when missing: every folder a pack
+ * operation reads or writes is named by its real path, as the loaders and the bounded folder reader
+ * (which refuses a folder that is not its own real path) name them, whatever link PACKS_PATH goes
+ * through. Throws the file system's error when it cannot be made.
+ */
+export function realPackLayout(packsPath: string): PackLayout {
+  fs.mkdirSync(packsPath, { recursive: true, mode: 0o755 });
+  return packLayout(fs.realpathSync(packsPath));
 }

@@ -16,7 +16,8 @@ import { folderOfSkill } from "../skills/registered-skill";
 import { getRegistry } from "../skills/registry";
 import { followChanges } from "../skills/watch-skills";
 import { packFileDiffs } from "./pack-diff";
-import { packLayout } from "./pack-layout";
+import { installedPlaceOf } from "./pack-refusal";
+import { realPackLayout } from "./pack-layout";
 import { locatePack, marketplacePlugins } from "./pack-manifest";
 import { compareSkills, reviewPackSkills, sharedFilesChanged, type ReviewedSkill } from "./pack-review";
 import { changedPaths, checkPackSignature, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
@@ -64,11 +65,11 @@ function forbiddenFolders(): string[] {
 
 /** The folder of a stored version's pack: `versions/<id>/<name>`. */
 function versionFolder(row: Pick<PackRow, "id" | "name">): string {
-  return path.join(packLayout(config().packsPath).versions, row.id, row.name);
+  return path.join(realPackLayout(config().packsPath).versions, row.id, row.name);
 }
 
 function installedFolder(name: string): string {
-  return path.join(packLayout(config().packsPath).installed, name);
+  return path.join(realPackLayout(config().packsPath).installed, name);
 }
 
 async function enabledRow(name: string): Promise<PackRow | null> {
@@ -153,9 +154,10 @@ export async function stagePack(identity: Identity, request: PackSourceRequest):
     throw refusal(error);
   }
   return serialised(async () => {
-    const layout = packLayout(settings.packsPath);
+    const layout = realPackLayout(settings.packsPath);
     const id = randomUUID();
     const work = path.join(layout.work, id);
+    let stored: PackRow;
     try {
       const located = locatePack(content.entries, request.plugin);
       const entries = checkPackEntries(located.entries, limits());
@@ -169,7 +171,7 @@ export async function stagePack(identity: Identity, request: PackSourceRequest):
       const skills = compareSkills(reviewed, enabled ? staged(enabled) : null, sharedFilesChanged({ digestList, folders: reviewed.map((skill) => skill.folder) }, enabled && versionShape(enabled)));
       await fs.mkdir(layout.versions, { recursive: true, mode: 0o755 });
       await fs.rename(work, path.join(layout.versions, id));
-      const row = await modelTransaction(async (tx) => {
+      stored = await modelTransaction(async (tx) => {
         const created = await tx.pack.create({
           data: {
             id,
@@ -199,11 +201,13 @@ export async function stagePack(identity: Identity, request: PackSourceRequest):
         );
         return created;
       });
-      return toPack(row);
     } catch (error) {
+      // Whichever it got to: the folder being written, or the stored version its row never named.
       await fs.rm(work, { recursive: true, force: true });
+      await fs.rm(path.join(layout.versions, id), { recursive: true, force: true });
       throw refusal(error);
     }
+    return toPack(stored);
   });
 }
 
@@ -231,10 +235,10 @@ function signatureOf(entries: readonly PackEntry[], digestList: string, local: b
 /** Refuses a pack with a skill whose name a registered skill outside this pack's installed folder holds. */
 async function refuseTakenNames(packName: string, skills: readonly ReviewedSkill[]): Promise<void> {
   const registry = await getRegistry();
-  const own = installedFolder(packName) + path.sep;
   for (const skill of skills) {
     const holder = registry.get(skill.name);
-    if (holder && !folderOfSkill(holder).startsWith(own)) throw new PackError(`skill name ${skill.name} is taken by ${folderOfSkill(holder)}: a pack cannot replace a skill it did not install`);
+    // Real paths, as the loaders hold them (PACKS_PATH may name its folder through a link).
+    if (holder && installedPlaceOf(folderOfSkill(holder))?.packName !== packName) throw new PackError(`skill name ${skill.name} is taken by ${folderOfSkill(holder)}: a pack cannot replace a skill it did not install`);
   }
 }
 
@@ -398,7 +402,7 @@ export async function enablePack(identity: Identity, id: string, action: "enable
  */
 async function installVersion(row: PackRow, skills: readonly PackSkill[], actor: { email: string; userId: string }, action: "enable" | "rollback", approvalId: string | null): Promise<void> {
   const entries = await storedEntries(row);
-  const layout = packLayout(config().packsPath);
+  const layout = realPackLayout(config().packsPath);
   await fs.mkdir(layout.installed, { recursive: true, mode: 0o755 });
   await fs.mkdir(layout.work, { recursive: true, mode: 0o700 });
   const incoming = path.join(layout.work, `${randomUUID()}-incoming`);
@@ -481,7 +485,7 @@ export async function deletePack(identity: Identity, id: string): Promise<Pack> 
       if (enabled?.previousId === row.id) throw new AppError("conflict", `pack ${row.name} ${row.version} is what rolling ${enabled.version} back returns to: it is kept`);
     }
     if (row.status === "enabled") {
-      const layout = packLayout(config().packsPath);
+      const layout = realPackLayout(config().packsPath);
       await fs.mkdir(layout.work, { recursive: true, mode: 0o700 });
       const outgoing = path.join(layout.work, `${randomUUID()}-outgoing`);
       const target = installedFolder(row.name);
@@ -507,7 +511,7 @@ export async function deletePack(identity: Identity, id: string): Promise<Pack> 
       if (gone.count !== 1) throw new AppError("conflict", `pack ${row.name} ${row.version} changed while it was being discarded; try again`);
       await recordAudit({ action: "pack.discarded", actor: identity.email, actorId: identity.userId, digest: row.digest, details: { pack: row.name, version: row.version, packId: id } }, tx);
     });
-    await fs.rm(path.join(packLayout(config().packsPath).versions, id), { recursive: true, force: true });
+    await fs.rm(path.join(realPackLayout(config().packsPath).versions, id), { recursive: true, force: true });
     return { ...pack, status: "disabled" };
   });
 }
