@@ -24,7 +24,7 @@ import { buildWorker } from "./build-bundles.mjs";
 import { watchConsoleLock } from "./console-lock.mjs";
 import { databaseUrlOf } from "./database-file.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
-import { limitConnections, parseTrustedProxies, selfUrl, stampPeerAddress } from "./peer-address.mjs";
+import { keepConnectionsAlive, limitConnections, parseTrustedProxies, selfUrl, stampPeerAddress } from "./peer-address.mjs";
 
 process.umask(0o077);
 // Secrets handed over a pipe by start.mjs (fd 3, one JSON line), kept off the environment; read
@@ -86,6 +86,7 @@ const server = http.createServer((request, response) => {
     });
 });
 limitConnections(server, trustedProxies);
+keepConnectionsAlive(server);
 if (upgrade) {
   // Hot reloading in development talks over a WebSocket.
   server.on("upgrade", (request, socket, head) => {

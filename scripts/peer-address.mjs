@@ -156,3 +156,19 @@ export function limitConnections(server, trusted = null, { perAddress = CONNECTI
   });
   return (address) => open.get(address) ?? 0;
 }
+
+/** How long the console keeps an idle keep-alive connection open, in ms (node's default is 5 s). */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
+ * Keeps idle keep-alive connections open for KEEP_ALIVE_MS (and allows headers KEEP_ALIVE_MS + 1 s,
+ * as node wants headersTimeout above keepAliveTimeout). With node's 5 s a client that reuses a
+ * connection after about 5 s idle — an agent between two calls, a reverse proxy's upstream pool, a
+ * test's request context — races the server's close and gets ECONNRESET for a request the console
+ * never saw (e2e: a GET after 5 s of signing in other browsers). A client idle longer than the
+ * console's keep-alive must open a new connection; 65 s is above the usual proxies' 60 s.
+ */
+export function keepConnectionsAlive(server) {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
+}

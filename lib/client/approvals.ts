@@ -32,11 +32,13 @@ function pollInterval(whenClosed: number): number {
 
 /**
  * Follows `GET /api/v1/approvals/events` for this tab (mount it once, in the signed-in shell): on each
- * `change` every approvals query and every calls query are read again, so the badge and
+ * `change` every approvals query and every calls query it concerns are read again, so the badge and
  * the approvals pages update live whichever replica the change landed on (issue 11 point 2); while it is
  * open the polls slow to APPROVALS_FEED_POLL_MS, and when it fails they go back to their own pace. The
- * browser's EventSource reconnects by itself (the server sends `retry: 2000`); each reconnect reads
- * everything again, for what changed meanwhile. Returns whether the feed is open now.
+ * browser's EventSource reconnects by itself (the server sends `retry: 2000`); each reconnect (not the
+ * first opening, which follows the page's own reads) reads everything again, for what changed
+ * meanwhile. A call's own query is read again only while it waits for a person
+ * (approvalChangeConcerns). Returns whether the feed is open now.
  */
 export function useApprovalFeed(enabled: boolean): "open" | "closed" {
   const queryClient = useQueryClient();
@@ -47,13 +49,15 @@ export function useApprovalFeed(enabled: boolean): "open" | "closed" {
     const refresh = () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.approvals.all });
       // The calls too: the confirmation queue, and a call page whose call just got its second signature.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all, predicate: (query) => approvalChangeConcerns(query.queryKey, query.state.data) });
     };
+    // The first `ready` follows the page's own reads: only a reconnect may have missed a change.
+    let openedBefore = false;
     source.addEventListener("ready", () => {
-      const reopened = feedOpen === false;
       feedOpen = true;
       setState("open");
-      if (reopened) refresh();
+      if (openedBefore) refresh();
+      openedBefore = true;
     });
     source.addEventListener("change", refresh);
     source.addEventListener("error", () => {
@@ -134,8 +138,20 @@ function useApprovalsInvalidation() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.approvals.all });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.calls.all, predicate: (query) => approvalChangeConcerns(query.queryKey, query.state.data) });
   };
+}
+
+/**
+ * Whether a change of approvals may have changed what a calls query holds: every list (the
+ * confirmation queue, the history), and one call only while it waits for a person (or is not read
+ * yet). A running or finished call's query is left alone: reading it again downloads its whole stored
+ * timeline (200,000 lines for a chatty call), once per approval changed anywhere. Pure.
+ */
+export function approvalChangeConcerns(queryKey: readonly unknown[], data: unknown): boolean {
+  if (queryKey[1] !== "detail") return true;
+  const status = (data as { status?: Call["status"] } | undefined)?.status;
+  return status === undefined || status === "awaiting_confirmation" || status === "awaiting_approval";
 }
 
 /**

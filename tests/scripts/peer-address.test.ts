@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PEER_ADDRESS_HEADER as SERVER_HEADER } from "@/lib/server/auth/client-address";
 // @ts-expect-error -- a plain ESM script without type declarations
-import { limitConnections, normalisePeerAddress, parseTrustedProxies as parse, PEER_ADDRESS_HEADER, selfUrl, stampPeerAddress } from "../../scripts/peer-address.mjs";
+import { keepConnectionsAlive, KEEP_ALIVE_MS, limitConnections, normalisePeerAddress, parseTrustedProxies as parse, PEER_ADDRESS_HEADER, selfUrl, stampPeerAddress } from "../../scripts/peer-address.mjs";
 
 describe("stampPeerAddress", () => {
   it("uses the same header name as the console's clientAddress()", () => {
@@ -103,4 +103,34 @@ describe("limitConnections", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+describe("keepConnectionsAlive", () => {
+  it("keeps an idle keep-alive connection open past node's 5 s, so a client reusing it after 5 s is not reset", async () => {
+    const server = http.createServer((_request, response) => response.end("ok"));
+    keepConnectionsAlive(server);
+    expect({ keepAlive: server.keepAliveTimeout, headers: server.headersTimeout }).toEqual({ keepAlive: KEEP_ALIVE_MS, headers: KEEP_ALIVE_MS + 1000 });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ reused: boolean; body: string }>((resolve, reject) => {
+        const request = http.get({ host: "127.0.0.1", port, path: "/", agent }, (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ reused: request.reusedSocket, body }));
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect(await get()).toEqual({ reused: false, body: "ok" });
+      // Past node's default keepAliveTimeout (5 s): the server would have closed the connection.
+      await new Promise((resolve) => setTimeout(resolve, 5600));
+      expect(await get()).toEqual({ reused: true, body: "ok" });
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 15_000);
 });
