@@ -14,20 +14,28 @@ export interface InstalledPlace {
 }
 
 /**
- * Whether `folder` (a real path) lies at or under the installed packs folder (as configured or as its
- * real path: PACKS_PATH may name it through a link), and in which pack. A skill right in the packs
- * folder belongs to no pack (`packName` ""). Returns null for a folder elsewhere. Reads the packs
- * folder's real path.
+ * The installed packs folder as configured and as its real path (PACKS_PATH may name it through a
+ * link; the loaders hold real paths), read once (one realpath system call) for as many folders as the
+ * caller places with installedPlaceIn.
  */
-export function installedPlaceOf(folder: string): InstalledPlace | null {
+export function installedRoots(): string[] {
   const installed = packLayout(config().packsPath).installed;
   let real = installed;
   try {
-    real = fs.realpathSync(installed);
+    real = fs.realpathSync.native(installed);
   } catch {
     // Not there yet: only a folder named through the configured path can lie in it.
   }
-  for (const root of new Set([installed, real])) {
+  return [...new Set([installed, real])];
+}
+
+/**
+ * Whether `folder` (a real path) lies at or under one of `roots` (installedRoots), and in which pack.
+ * A skill right in the packs folder belongs to no pack (`packName` ""). Returns null for a folder
+ * elsewhere. Pure.
+ */
+export function installedPlaceIn(folder: string, roots: readonly string[]): InstalledPlace | null {
+  for (const root of roots) {
     if (folder === root) return { packFolder: root, packName: "" };
     if (folder.startsWith(root + path.sep)) {
       const packName = folder.slice(root.length + 1).split(path.sep)[0] ?? "";
@@ -35,6 +43,11 @@ export function installedPlaceOf(folder: string): InstalledPlace | null {
     }
   }
   return null;
+}
+
+/** installedPlaceIn with the installed packs folder read now (one folder to place). */
+export function installedPlaceOf(folder: string): InstalledPlace | null {
+  return installedPlaceIn(folder, installedRoots());
 }
 
 /** An enabled pack version as the checks need it. */

@@ -5,6 +5,7 @@ import { isUnderRoot } from "./allowlist-roots";
 import { describeFsError } from "./loader-log";
 import type { SkillSource } from "./registered-skill";
 import type { FoundManifest } from "./walk-manifests";
+import { deepFreeze } from "./deep-freeze";
 
 /** Largest `skill.json` read (1 MiB); a manifest is a few hundred bytes, anything bigger is a mistake. */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -49,9 +50,11 @@ function readOpenedManifest(file: string, root: string): { text: string; sha256:
         buffer.copy(grown, 0, 0, length);
         buffer = grown;
       }
-      const bytesRead = fs.readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
+      const wanted = buffer.length - length;
+      const bytesRead = fs.readSync(fd, buffer, length, wanted, length);
       length += bytesRead;
+      // A regular file's read returns less than asked only at its end: no second read to learn it.
+      if (bytesRead < wanted) break;
     }
     if (length > MAX_MANIFEST_BYTES) return { problem: `larger than ${MAX_MANIFEST_BYTES} bytes` };
     const bytes = buffer.subarray(0, length);
@@ -89,15 +92,42 @@ export async function readManifest(found: FoundManifest, root: string): Promise<
   }
   const read = readOpenedManifest(file, root);
   if ("problem" in read) return fail(read.problem);
-  const text = read.text;
+  const checked = checkedManifest(read.text, read.sha256);
+  return checked.ok ? { ...checked, source: { file, sha256: read.sha256 } } : checked;
+}
+
+/** Most manifest checks kept by content (checkedManifest): a fleet of 50,000 skills rescanned reuses all. */
+export const CHECKED_MANIFESTS_MAX = 50_000;
+
+/** checkManifest results by the SHA-256 of the bytes checked, least recently used first. */
+const checkedBySha = new Map<string, ManifestCheck>();
+
+/**
+ * Parses and checks a manifest's text (BOM tolerated), or returns the result of checking the very same
+ * bytes before (by their SHA-256): a Rescan reads every file again, but parses and validates only
+ * bytes it has not seen — the result of checkManifest is a pure function of them. The manifest
+ * objects kept are shared by the scans that reuse them and never changed (the registry freezes what it
+ * serves). Keeps at most CHECKED_MANIFESTS_MAX. Never throws.
+ */
+function checkedManifest(text: string, sha256: string): ManifestCheck {
+  const seen = checkedBySha.get(sha256);
+  if (seen) {
+    checkedBySha.delete(sha256);
+    checkedBySha.set(sha256, seen);
+    return seen;
+  }
   let value: unknown;
+  let checked: ManifestCheck;
   try {
     value = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
+    checked = checkManifest(value);
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    checked = { ok: false, message: error instanceof Error ? error.message : String(error), name: null };
   }
-  const checked = checkManifest(value);
-  return checked.ok ? { ...checked, source: { file, sha256: read.sha256 } } : checked;
+  // Shared by every scan that reuses it: frozen, so no one can change what the next scan is given.
+  checkedBySha.set(sha256, deepFreeze(checked));
+  if (checkedBySha.size > CHECKED_MANIFESTS_MAX) checkedBySha.delete(checkedBySha.keys().next().value!);
+  return checked;
 }
 
 /**

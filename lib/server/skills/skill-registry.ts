@@ -1,5 +1,6 @@
 import type { LoaderReport } from "@/lib/types/skill";
 import type { RegisteredSkill } from "./registered-skill";
+import { deepFreeze } from "./deep-freeze";
 
 /** Filters of `GET /api/v1/skills` (DESIGN.md "HTTP interface"). */
 export interface SkillFilter {
@@ -19,14 +20,6 @@ export interface SkillRegistry {
   report(): LoaderReport;
   /** Distinct categories of the registered skills, sorted. */
   categories(): string[];
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function byCategoryThenName(a: RegisteredSkill, b: RegisteredSkill): number {
