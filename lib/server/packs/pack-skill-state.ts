@@ -5,6 +5,14 @@ import { readSkillDigest } from "../skills/call-plan";
 import { folderOfSkill, type RegisteredSkill } from "../skills/registered-skill";
 import { installedPlaceIn, installedRoots, listedSkills, sharedFilesRefusal, type EnabledPack } from "./pack-refusal";
 
+/**
+ * Each pack skill's digest by the skill object the loaders gave: a targeted rescan hands back the same
+ * object for a skill none of whose folder changed (the memo voids an examination on any change at or
+ * below its folder), so only what changed is digested again; a Rescan makes every object anew. Either
+ * way every call's plan digests the folder as it is (packRefusal).
+ */
+const digests = new WeakMap<RegisteredSkill, string | null>();
+
 function unavailable(skill: RegisteredSkill, reason: string): RegisteredSkill {
   return skill.available ? { ...skill, available: false, unavailableReason: reason } : skill;
 }
@@ -57,11 +65,14 @@ export async function withPackState(skills: readonly RegisteredSkill[]): Promise
       result.push(unavailable(skill, `pack ${pack.name} ${pack.version} was enabled without this skill: review and enable the pack again`));
       continue;
     }
-    let digest: string | null = null;
-    try {
-      digest = (await readSkillDigest(skill, planSettings)).digest;
-    } catch {
-      digest = null;
+    let digest = digests.get(skill);
+    if (digest === undefined) {
+      try {
+        digest = (await readSkillDigest(skill, planSettings)).digest;
+      } catch {
+        digest = null;
+      }
+      digests.set(skill, digest);
     }
     if (digest !== listed.digest) {
       result.push(unavailable(skill, `its files changed on disk since pack ${pack.name} ${pack.version} was enabled: stage, review and enable the pack again`));
