@@ -65,7 +65,7 @@ export function PackActions({ pack, onDiscarded }: { pack: Pack; onDiscarded?: (
       title: `Enable ${pack.name} ${pack.version}?`,
       label: "Enable",
       danger: false,
-      body: `${counts(pack)} Pending approvals of every skill it changes or removes are voided. A pack that adds or changes a dangerous skill waits for a second admin.`,
+      body: `${counts(pack)} Pending approvals of every skill it changes or removes are voided. A version that adds or changes a dangerous skill, or changes any file of a pack that keeps one, waits for a second admin.`,
     },
     rollback: {
       title: `Roll ${pack.name} back to ${pack.previousVersion ? `${pack.previousVersion.version} (${pack.previousVersion.digest.slice(0, 8)})` : "the version before"}?`,

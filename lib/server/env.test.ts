@@ -54,6 +54,12 @@ describe("loadConfig (DESIGN.md Configuration)", () => {
     expect(() => loadConfig({ NODE_ENV: "test", PACKS_ALLOW_UNSIGNED: "yes" })).toThrow(new ConfigError('PACKS_ALLOW_UNSIGNED="yes" must be local, always or never'));
     expect(() => loadConfig({ NODE_ENV: "test", CONSOLE_PACK_TRUSTED_KEYS: "release=AAAA" })).toThrow(new ConfigError("CONSOLE_PACK_TRUSTED_KEYS: key release is not a public key (base64 of a raw ed25519 key, its SPKI DER, or a PEM)"));
     expect(loadWorkerConfig({ NODE_ENV: "test", PACKS_PATH: "/srv/packs" }, { consoleUrl: "http://127.0.0.1:3000" }).packsPath).toBe("/srv/packs");
+    // A packs folder inside a root (or holding one) would load staged versions as that root's skills.
+    expect(() => loadConfig({ NODE_ENV: "test", ONGRID_SKILLS_EXTERNAL_DIRS: "/srv/skills", PACKS_PATH: "/srv/skills/.packs" })).toThrow(
+      new ConfigError("PACKS_PATH=/srv/skills/.packs overlaps /srv/skills (an allow-list root or SKILLS_PATH): staged packs would load as that root's skills; keep them apart"),
+    );
+    expect(() => loadConfig({ NODE_ENV: "test", SKILLS_PATH: "/srv/all/native", PACKS_PATH: "/srv/all" })).toThrow(/^PACKS_PATH=\/srv\/all overlaps \/srv\/all\/native/);
+    expect(() => loadWorkerConfig({ NODE_ENV: "test", ONGRID_SKILLS_EXTERNAL_DIRS: "/srv/skills", PACKS_PATH: "/srv/skills" }, { consoleUrl: "http://127.0.0.1:3000" })).toThrow(ConfigError);
   });
 
   it("documents every variable it reads", () => {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { resolveDatabaseUrl, sqlitePathOf } from "./database-url";
@@ -298,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
   const skillRoots = externalRootsConfigured ? splitRoots(rawRoots) : [skillsPath];
   const dataDir = path.resolve("./data");
   const packsPath = packsPathOf(env);
+  refusePacksOverlap(packsPath, skillRoots, skillsPath);
   // Handed over a pipe by `npm start` like the other secrets: a postgresql:// URL holds a password.
   const databaseUrl = resolveDatabaseUrl(consoleSecret(env, "DATABASE_URL"));
   return {
@@ -341,6 +343,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
 
 function packsPathOf(env: NodeJS.ProcessEnv): string {
   return path.resolve(env.PACKS_PATH && env.PACKS_PATH.trim() !== "" ? env.PACKS_PATH : "./data/packs");
+}
+
+/**
+ * Refuses a PACKS_PATH that is, lies in or holds an allow-list root or SKILLS_PATH (compared as written
+ * and, for what exists, by real path): the loaders would walk staged versions and the work folder as
+ * skills of that root — a pack nobody enabled would be callable — and a root's skills would sit among
+ * the installed packs. Throws ConfigError naming both.
+ */
+function refusePacksOverlap(packsPath: string, skillRoots: readonly string[], skillsPath: string): void {
+  const forms = (given: string) => {
+    const resolved = path.resolve(given);
+    try {
+      return [resolved, fs.realpathSync.native(resolved)];
+    } catch {
+      return [resolved];
+    }
+  };
+  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
+  for (const other of [...skillRoots.filter((root) => path.isAbsolute(root)), skillsPath]) {
+    for (const a of forms(packsPath)) {
+      for (const b of forms(other)) {
+        if (within(a, b) || within(b, a)) {
+          throw new ConfigError(`PACKS_PATH=${packsPath} overlaps ${other} (an allow-list root or SKILLS_PATH): staged packs would load as that root's skills; keep them apart`);
+        }
+      }
+    }
+  }
 }
 
 function packsAllowUnsignedOf(env: NodeJS.ProcessEnv): ConsoleConfig["packsAllowUnsigned"] {
@@ -444,6 +473,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, given: { 
   const rawRoots = env.ONGRID_SKILLS_EXTERNAL_DIRS;
   const skillRoots = rawRoots !== undefined && rawRoots.trim() !== "" ? splitRoots(rawRoots) : [skillsPath];
   const packsPath = packsPathOf(env);
+  refusePacksOverlap(packsPath, skillRoots, skillsPath);
   const stateDir = path.resolve(env.WORKER_STATE_DIR && env.WORKER_STATE_DIR.trim() !== "" ? env.WORKER_STATE_DIR : "./data/worker");
   const name = (env.WORKER_NAME ?? "").trim() || os.hostname();
   if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/.test(name)) throw new ConfigError(`WORKER_NAME=${JSON.stringify(name)} must be 1–100 letters, digits, '.', '_', ':' or '-'`);

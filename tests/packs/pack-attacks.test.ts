@@ -83,11 +83,45 @@ describe("files a pack's skills share", () => {
     // Edited on disk: the skill does not run, and is listed unavailable once rescanned.
     fs.writeFileSync(libPath, "V=edited-on-disk\n");
     const refused = await errorOf(await requestCall("ops_reboot", { args: {}, persona: "two-person" }));
-    expect(refused).toEqual({ status: 409, message: "ops_reboot cannot run this call: files pack ops 1 shares among its skills changed on disk since it was enabled (lib/impl.sh): stage and enable the pack again to run ops_reboot" });
+    expect(refused).toEqual({
+      status: 409,
+      message: "ops_reboot cannot run this call: files of pack ops 1 changed on disk since it was enabled (lib/impl.sh), and a dangerous skill runs only while every file of its pack is the enabled version's: stage and enable the pack again to run ops_reboot",
+    });
     await reloadTestConsole();
     expect((await getRegistry()).get("ops_reboot")?.available).toBe(false);
     const calls = await db().call.count({ where: { skill: "ops_reboot", status: "succeeded" } });
     expect(calls).toBe(0);
+  });
+});
+
+describe("a dangerous skill and its siblings' files", () => {
+  it("needs a second admin for an update that changes only a safe sibling's files, and stops when a sibling's file changes on disk", async () => {
+    const helper = path.join(testConsole.dir, "packs", "installed", "xs", "helper", "impl.sh");
+    const script = `cat > /dev/null; . ${JSON.stringify(helper)}; echo "{\\"v\\": \\"$V\\"}"`;
+    const version = (n: string, value: string) =>
+      writePack(path.join(sources, `xs-${n}`), "xs", n, {
+        reboot: { manifest: { name: "xs_reboot", class: "dangerous" }, script },
+        helper: { manifest: { name: "xs_helper", class: "safe" }, files: { "impl.sh": `V=${value}\n` } },
+      });
+    await enableWithSecondAdmin((await stageFolder(version("1", "reviewed"))).id);
+    const v2 = await stageFolder(version("2", "unreviewed"));
+    expect(v2.skills.map((skill) => [skill.name, skill.class, skill.change])).toEqual([
+      ["xs_helper", "safe", "changed"],
+      ["xs_reboot", "dangerous", "same"],
+    ]);
+    expect((await enable(v2.id)).status).toBe(202);
+    // On disk: the sibling's file edited stops the dangerous skill; the sibling itself is refused by its own digest.
+    fs.writeFileSync(helper, "V=edited-on-disk\n");
+    const refused = await errorOf(await requestCall("xs_reboot", { args: {}, persona: "two-person" }));
+    expect(refused.status).toBe(409);
+    expect(refused.message).toMatch(/^xs_reboot cannot run this call: files of pack xs 1 changed on disk since it was enabled \(helper\/impl\.sh\), and a dangerous skill runs only while every file of its pack is the enabled version's/);
+    // A version that removes the dangerous skill needs no second admin: nothing dangerous is left to read the files.
+    const v3 = await stageFolder(writePack(path.join(sources, "xs-3"), "xs", "3", { helper: { manifest: { name: "xs_helper", class: "safe" }, files: { "impl.sh": "V=other\n" } } }));
+    expect(v3.skills.map((skill) => [skill.name, skill.change])).toEqual([
+      ["xs_helper", "changed"],
+      ["xs_reboot", "removed"],
+    ]);
+    expect((await enable(v3.id)).status).toBe(200);
   });
 });
 
@@ -111,5 +145,20 @@ describe("sources", () => {
       message: expect.stringMatching(new RegExp(`^the pack cannot be staged: ${process.cwd()} is or holds .*, which the console keeps to itself: a pack cannot be staged from it$`)),
     });
     expect((await stage({ type: "git", url: `file://${path.join(testConsole.dir, "packs")}`, ref: "HEAD" })).status).toBe(400);
+  });
+
+  it("refuses a local repository whose .git file or alternates lead into the console's own repository", async () => {
+    const gitfile = path.join(sources, "gitfile");
+    fs.mkdirSync(gitfile);
+    fs.writeFileSync(path.join(gitfile, ".git"), `gitdir: ${path.join(process.cwd(), ".git")}\n`);
+    const viaFile = await errorOf(await stage({ type: "git", url: gitfile, ref: "HEAD" }));
+    expect(viaFile.status).toBe(400);
+    expect(viaFile.message).toMatch(new RegExp(`^the pack cannot be staged: ${gitfile} is or holds .*, which the console keeps to itself`));
+    const bare = path.join(sources, "alternates.git");
+    git(sources, "init", "--quiet", "--bare", bare);
+    fs.writeFileSync(path.join(bare, "objects", "info", "alternates"), `${path.join(process.cwd(), ".git", "objects")}\n`);
+    const viaAlternates = await errorOf(await stage({ type: "git", url: bare, ref: "HEAD" }));
+    expect(viaAlternates.status).toBe(400);
+    expect(viaAlternates.message).toMatch(new RegExp(`^the pack cannot be staged: ${bare} is or holds .*, which the console keeps to itself`));
   });
 });

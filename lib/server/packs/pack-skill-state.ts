@@ -3,7 +3,7 @@ import { db } from "../db";
 import { config, SCRIPT_SYSTEM_PATH } from "../env";
 import { readSkillDigest } from "../skills/call-plan";
 import { folderOfSkill, type RegisteredSkill } from "../skills/registered-skill";
-import { installedPlaceIn, installedRoots, listedSkills, sharedFilesRefusal, type EnabledPack } from "./pack-refusal";
+import { installedPlaceIn, installedRoots, listedSkills, sharedFilesRefusal, wholePackRefusal, type EnabledPack } from "./pack-refusal";
 
 /**
  * Each pack skill's digest by the skill object the loaders gave: a targeted rescan hands back the same
@@ -51,6 +51,10 @@ export async function withPackState(skills: readonly RegisteredSkill[]): Promise
       result.push(skill);
       continue;
     }
+    if (place.staging) {
+      result.push(unavailable(skill, "it lies in PACKS_PATH but not among the installed packs (a staged version, the work folder)"));
+      continue;
+    }
     if (place.packName === "") {
       result.push(unavailable(skill, "it lies right in the installed packs folder, where no pack puts a skill"));
       continue;
@@ -78,8 +82,9 @@ export async function withPackState(skills: readonly RegisteredSkill[]): Promise
       result.push(unavailable(skill, `its files changed on disk since pack ${pack.name} ${pack.version} was enabled: stage, review and enable the pack again`));
       continue;
     }
-    if (!sharedChecks.has(pack.name)) sharedChecks.set(pack.name, sharedFilesRefusal(place.packFolder, pack));
-    const shared = await sharedChecks.get(pack.name)!;
+    const key = `${listed.class === "dangerous" ? "whole" : "shared"}\0${pack.name}`;
+    if (!sharedChecks.has(key)) sharedChecks.set(key, listed.class === "dangerous" ? wholePackRefusal(place.packFolder, pack) : sharedFilesRefusal(place.packFolder, pack));
+    const shared = await sharedChecks.get(key)!;
     result.push(shared === null ? skill : unavailable(skill, `${shared}: stage, review and enable the pack again`));
   }
   return result;

@@ -71,6 +71,42 @@ async function refuseForbidden(local: string, given: string, forbidden: Forbidde
   }
 }
 
+/** How deep alternates of alternates are followed when a local repository's object stores are checked. */
+const ALTERNATES_DEPTH = 5;
+
+/**
+ * Refuses a local git repository whose git folder or object stores lie in the console's own folders:
+ * a `.git` file (`gitdir: …`), a worktree's common folder, or `objects/info/alternates` (followed
+ * ALTERNATES_DEPTH deep) can make a clone of an innocent-looking path read the console's own
+ * repository. Asks git where the folders are (`rev-parse --absolute-git-dir --git-common-dir`, no
+ * hook or configuration of ours runs); a path git cannot read as a repository is refused with git's
+ * reason. Throws PackError.
+ */
+async function refuseForbiddenGitStore(local: string, given: string, forbidden: ForbiddenFolders): Promise<void> {
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), "skill-console-pack-git-"));
+  try {
+    let dirs: string[];
+    try {
+      dirs = (await git(["rev-parse", "--absolute-git-dir", "--git-common-dir"], local, home)).split("\n").map((line) => path.resolve(local, line.trim()));
+    } catch (error) {
+      throw new PackError(`${given} is not a git repository this console can read (${(error as Error).message})`);
+    }
+    const stores: string[] = [];
+    const visit = async (objects: string, depth: number) => {
+      stores.push(objects);
+      if (depth >= ALTERNATES_DEPTH) return;
+      const listed = await fs.readFile(path.join(objects, "info", "alternates"), "utf8").catch(() => "");
+      for (const line of listed.split("\n").map((entry) => entry.trim()).filter((entry) => entry !== "" && !entry.startsWith("#"))) {
+        await visit(path.resolve(objects, line), depth + 1);
+      }
+    };
+    for (const dir of new Set(dirs)) await visit(path.join(dir, "objects"), 0);
+    for (const folder of [...new Set(dirs), ...stores]) await refuseForbidden(folder, given, forbidden);
+  } finally {
+    await fs.rm(home, { recursive: true, force: true });
+  }
+}
+
 /** Whether a git URL names a repository on this host (a path or a file:// URL). Pure. */
 export function isLocalGitUrl(url: string): boolean {
   return path.isAbsolute(url) || url.startsWith("file://");
@@ -164,7 +200,11 @@ async function readGitSource(url: string, ref: string, limits: PackLimits): Prom
  * with the reason.
  */
 export async function readPackSource(request: PackSourceRequest, limits: PackLimits, forbidden: ForbiddenFolders): Promise<SourceContent> {
-  if (request.type === "git" && isLocalGitUrl(request.url)) await refuseForbidden(request.url.replace(/^file:\/\//, ""), request.url, forbidden);
+  if (request.type === "git" && isLocalGitUrl(request.url)) {
+    const local = request.url.replace(/^file:\/\//, "");
+    await refuseForbidden(local, request.url, forbidden);
+    await refuseForbiddenGitStore(local, request.url, forbidden);
+  }
   const content = await readSource(request, limits, forbidden);
   // Checked as read, before anything is found in it or re-rooted: a path that escapes is refused,
   // never quietly moved back inside by taking off a wrapper folder. A repository's own data (`.git`)

@@ -344,9 +344,28 @@ async function storedEntries(row: PackRow): Promise<PackEntry[]> {
 }
 
 /** Whether enabling `skills` (compared with the enabled version) adds or changes a dangerous skill, or changes one that was dangerous. */
-function needsSecondAdmin(skills: readonly PackSkill[], enabled: readonly ReviewedSkill[] | null): boolean {
+function needsSecondAdmin(skills: readonly PackSkill[], enabled: readonly ReviewedSkill[] | null, packChanged: boolean): boolean {
   const before = new Map((enabled ?? []).map((skill) => [skill.name, skill]));
-  return skills.some((skill) => (skill.change === "added" || skill.change === "changed") && (skill.class === "dangerous" || before.get(skill.name)?.class === "dangerous"));
+  if (skills.some((skill) => (skill.change === "added" || skill.change === "changed") && (skill.class === "dangerous" || before.get(skill.name)?.class === "dangerous"))) return true;
+  // A dangerous skill may read any file of its pack (a sibling's helper) where no sandbox hides them:
+  // any change of the pack changes what the dangerous skills it keeps may run.
+  return packChanged && skills.some((skill) => skill.change !== "removed" && skill.class === "dangerous");
+}
+
+/** Whether any file of a version but pack.json differs from the version enabled now (none enabled: no). Pure. */
+function packFilesChanged(row: PackRow, enabled: PackRow | null): boolean {
+  return enabled !== null && changedPaths(enabled.digestList, row.digestList).some((changed) => changed !== "pack.json");
+}
+
+/**
+ * The skills whose pending approvals enabling `row` voids: every skill it changes or removes and, when
+ * any file of the pack but pack.json changes, every dangerous skill of the version enabled now (it may
+ * read those files). Sorted.
+ */
+function voidedByEnabling(row: PackRow, skills: readonly PackSkill[], enabled: PackRow | null): string[] {
+  const names = new Set(skills.filter((skill) => skill.change === "changed" || skill.change === "removed").map((skill) => skill.name));
+  if (packFilesChanged(row, enabled)) for (const skill of enabled ? staged(enabled) : []) if (skill.class === "dangerous") names.add(skill.name);
+  return [...names].sort();
 }
 
 /** What enabling answers: the pack, and the approval it waits for (202) or null (200). */
@@ -372,7 +391,7 @@ export async function enablePack(identity: Identity, id: string, action: "enable
     await refuseTakenAtEnable(row);
     const enabled = await enabledRow(row.name);
     const skills = changesAgainst(row, enabled);
-    if (needsSecondAdmin(skills, enabled ? staged(enabled) : null)) {
+    if (needsSecondAdmin(skills, enabled ? staged(enabled) : null, packFilesChanged(row, enabled))) {
       const approvalId = randomUUID();
       const dangerous = skills.filter((skill) => skill.change !== "same" && skill.change !== "removed" && skill.class === "dangerous").map((skill) => skill.name);
       await modelTransaction(async (tx) => {
@@ -417,8 +436,8 @@ async function installVersion(row: PackRow, skills: readonly PackSkill[], actor:
     },
   );
   await fs.rename(incoming, target);
-  const touched = skills.filter((skill) => skill.change === "changed" || skill.change === "removed").map((skill) => skill.name);
   const enabled = await enabledRow(row.name);
+  const touched = voidedByEnabling(row, skills, enabled);
   let voided: string[] = [];
   try {
     voided = await modelTransaction(async (tx) => {
