@@ -43,14 +43,14 @@ export function scannedRoots(settings: Pick<ConsoleConfig, "skillRoots" | "skill
 /**
  * One full scan of every kind of skill (DESIGN.md "Subprocess skills": subprocess skills load first,
  * and a later skill of either kind with a taken name is skipped and reported): the subprocess loader
- * over `skillRoots`, the native SKILL.md loader over `skillsPath`, then both over the
- * installed packs (each pack folder is a category) with the names loaded before as taken: the
- * configured roots' subprocess skills, the skills path's native skills, then the packs' of both kinds. Each skill whose sandbox declaration exceeds the allowance (withSandboxAllowance:
- * `sandboxAllowPaths`, the bundled skills folder when it is unset, `sandboxHiddenPaths`) is kept but
- * unavailable. Takes the settings and an
- * optional log sink, and an optional ScanMemo (an incremental rescan: only the folders and skills
- * its invalidations left unknown are read; what is read is kept there). Never throws (a broken skill
- * never blocks start-up). Returns the skills of both kinds and the combined report.
+ * over `skillRoots`, the native SKILL.md loader over `skillsPath`, then both over the installed packs
+ * (each pack folder is a category), each with the names loaded before it as taken — so a pack never
+ * shadows a skill of the configured roots or the skills path. Each skill whose sandbox declaration
+ * exceeds the allowance (withSandboxAllowance: `sandboxAllowPaths`, the bundled skills folder when it
+ * is unset, `sandboxHiddenPaths`) is kept but unavailable. Takes the settings, an optional log sink,
+ * and an optional ScanMemo (an incremental rescan: only the folders and skills its invalidations left
+ * unknown are read; what is read is kept there). Never throws (a broken skill never blocks start-up).
+ * Returns the skills of both kinds and the combined report.
  */
 export async function scanSkills(
   settings: Pick<ConsoleConfig, "skillRoots" | "defaultTimeoutSeconds" | "skillsPath" | "sandboxAllowPaths" | "sandboxHiddenPaths" | "bundledSkillsDir"> & Partial<Pick<ConsoleConfig, "packsPath">>,
