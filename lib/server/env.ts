@@ -4,6 +4,7 @@ import path from "node:path";
 import { resolveDatabaseUrl, sqlitePathOf } from "./database-url";
 import { parseSandboxAllowPaths } from "./executor/sandbox/sandbox-declaration";
 import { parseTrustedKeys, type PackTrustedKey } from "./packs/pack-signature";
+import { pathsOverlap } from "./skills/allowlist-roots";
 import { sandboxHiddenPaths } from "./skills/sandbox-allowance";
 import { DEFAULT_SKILL_FOLDER_LIMITS, type SkillFolderLimits } from "./skills/skill-folder";
 
@@ -360,11 +361,10 @@ function refusePacksOverlap(packsPath: string, skillRoots: readonly string[], sk
       return [resolved];
     }
   };
-  const within = (outer: string, inner: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
   for (const other of [...skillRoots.filter((root) => path.isAbsolute(root)), skillsPath]) {
     for (const a of forms(packsPath)) {
       for (const b of forms(other)) {
-        if (within(a, b) || within(b, a)) {
+        if (pathsOverlap(a, b)) {
           throw new ConfigError(`PACKS_PATH=${packsPath} overlaps ${other} (an allow-list root or SKILLS_PATH): staged packs would load as that root's skills; keep them apart`);
         }
       }

@@ -3,8 +3,9 @@ import path from "node:path";
 import type { PackSkill } from "@/lib/types/pack";
 import { db } from "../db";
 import { config } from "../env";
+import { isUnderRoot } from "../skills/allowlist-roots";
 import { packLayout } from "./pack-layout";
-import { changedPaths, sharedLines } from "./pack-signature";
+import { changedPathsOfLines, digestListBody, sharedLines } from "./pack-signature";
 import { packDigestList, PACK_ENTRY_LIMITS, readFolderEntries } from "./pack-tree";
 
 /**
@@ -48,7 +49,6 @@ export function installedRoots(): PacksRoots {
  * (`staging`). Returns null for a folder outside PACKS_PATH. Pure.
  */
 export function installedPlaceIn(folder: string, roots: PacksRoots): InstalledPlace | null {
-  const within = (root: string) => folder === root || folder.startsWith(root + path.sep);
   for (const root of roots.installed) {
     if (folder === root) return { packFolder: root, packName: "" };
     if (folder.startsWith(root + path.sep)) {
@@ -56,7 +56,7 @@ export function installedPlaceIn(folder: string, roots: PacksRoots): InstalledPl
       return { packFolder: path.join(root, packName), packName };
     }
   }
-  const packs = roots.packs.find(within);
+  const packs = roots.packs.find((root) => folder === root || isUnderRoot(root, folder));
   return packs === undefined ? null : { packFolder: packs, packName: "", staging: true };
 }
 
@@ -79,6 +79,25 @@ export function listedSkills(pack: Pick<EnabledPack, "skills">): PackSkill[] {
 }
 
 /**
+ * How an installed pack folder differs from the digest-list lines `expected`: the paths whose files
+ * differ (none: the same), reading it (bounded by PACK_MAX_BYTES) without what `skip` names, or why it
+ * cannot be read. Never throws.
+ */
+export async function installedDifferences(packFolder: string, expected: readonly string[], skip?: (relative: string) => boolean): Promise<{ changed: string[] } | { unreadable: string }> {
+  let found: string[];
+  try {
+    found = digestListBody(packDigestList(await readFolderEntries(packFolder, { maxBytes: config().packMaxBytes, ...PACK_ENTRY_LIMITS }, skip)));
+  } catch (error) {
+    return { unreadable: (error as Error).message };
+  }
+  return { changed: changedPathsOfLines(expected, found) };
+}
+
+function listed(paths: readonly string[]): string {
+  return `${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}`;
+}
+
+/**
  * Why the files an installed pack's skills share (everything outside the enabled version's skill
  * folders: pack.json, a `lib/`, a README another script sources, a folder added by hand) are not the
  * enabled version's, or null when they are. Reads the installed pack folder, skipping its skill
@@ -87,19 +106,10 @@ export function listedSkills(pack: Pick<EnabledPack, "skills">): PackSkill[] {
  */
 export async function sharedFilesRefusal(packFolder: string, pack: EnabledPack): Promise<string | null> {
   const folders = listedSkills(pack).map((skill) => skill.folder);
-  let now: string;
-  try {
-    const entries = await readFolderEntries(packFolder, { maxBytes: config().packMaxBytes, ...PACK_ENTRY_LIMITS }, (relative) => folders.includes(relative));
-    now = packDigestList(entries);
-  } catch (error) {
-    return `the installed files of pack ${pack.name} cannot be read (${(error as Error).message})`;
-  }
-  const expected = sharedLines(pack.digestList, folders);
-  const found = sharedLines(now, folders);
-  if (expected.join("\n") === found.join("\n")) return null;
-  const header = pack.digestList.split("\n")[0];
-  const changed = changedPaths(`${header}\n${expected.join("\n")}\n`, `${header}\n${found.join("\n")}\n`);
-  return `files pack ${pack.name} ${pack.version} shares among its skills changed on disk since it was enabled (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""})`;
+  const differences = await installedDifferences(packFolder, sharedLines(pack.digestList, folders), (relative) => folders.includes(relative));
+  if ("unreadable" in differences) return `the installed files of pack ${pack.name} cannot be read (${differences.unreadable})`;
+  if (differences.changed.length === 0) return null;
+  return `files pack ${pack.name} ${pack.version} shares among its skills changed on disk since it was enabled (${listed(differences.changed)})`;
 }
 
 /**
@@ -134,13 +144,8 @@ export async function packRefusal(skillName: string, folder: string, digest: str
  * as changed.
  */
 export async function wholePackRefusal(packFolder: string, pack: EnabledPack): Promise<string | null> {
-  let now: string;
-  try {
-    now = packDigestList(await readFolderEntries(packFolder, { maxBytes: config().packMaxBytes, ...PACK_ENTRY_LIMITS }));
-  } catch (error) {
-    return `the installed files of pack ${pack.name} cannot be read (${(error as Error).message})`;
-  }
-  if (now === pack.digestList) return null;
-  const changed = changedPaths(pack.digestList, now);
-  return `files of pack ${pack.name} ${pack.version} changed on disk since it was enabled (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}), and a dangerous skill runs only while every file of its pack is the enabled version's`;
+  const differences = await installedDifferences(packFolder, digestListBody(pack.digestList));
+  if ("unreadable" in differences) return `the installed files of pack ${pack.name} cannot be read (${differences.unreadable})`;
+  if (differences.changed.length === 0) return null;
+  return `files of pack ${pack.name} ${pack.version} changed on disk since it was enabled (${listed(differences.changed)}), and a dangerous skill runs only while every file of its pack is the enabled version's`;
 }

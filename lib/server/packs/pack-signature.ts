@@ -109,13 +109,17 @@ export function unsignedRefusal(allowed: "local" | "always" | "never", local: bo
   return null;
 }
 
-/** The paths a digest list names, each with its whole line, in list order. Pure. */
-export function digestListLines(list: string): Array<{ path: string; line: string }> {
+/** The lines of a digest list after its header, each naming one file or link. Pure. */
+export function digestListBody(list: string): string[] {
   return list
     .split("\n")
     .slice(1)
-    .filter((line) => line !== "")
-    .map((line) => ({ path: JSON.parse(line.slice(line.indexOf(" ", 2) + 1)) as string, line }));
+    .filter((line) => line !== "");
+}
+
+/** The path one line of a digest list names (`<kind> <sha256> "<path>"`). Pure. */
+function pathOfLine(line: string): string {
+  return JSON.parse(line.slice(line.indexOf(" ", 2) + 1)) as string;
 }
 
 /**
@@ -124,17 +128,23 @@ export function digestListLines(list: string): Array<{ path: string; line: strin
  * false leaves `pack.json` out (it changes with every version). Pure.
  */
 export function sharedLines(list: string, folders: readonly string[], withManifest = true): string[] {
-  return digestListLines(list)
-    .filter((entry) => !folders.some((folder) => entry.path.startsWith(`${folder}/`)) && (withManifest || entry.path !== "pack.json"))
-    .map((entry) => entry.line);
+  return digestListBody(list).filter((line) => {
+    const file = pathOfLine(line);
+    return !folders.some((folder) => file.startsWith(`${folder}/`)) && (withManifest || file !== "pack.json");
+  });
 }
 
-/** The paths whose lines differ between two digest lists (added, removed or changed), sorted. Pure. */
-export function changedPaths(before: string, after: string): string[] {
-  const a = new Set(before.split("\n").slice(1).filter((line) => line !== ""));
-  const b = new Set(after.split("\n").slice(1).filter((line) => line !== ""));
+/** The paths whose lines differ between two sets of digest-list lines (added, removed or changed), sorted. Pure. */
+export function changedPathsOfLines(before: readonly string[], after: readonly string[]): string[] {
+  const a = new Set(before);
+  const b = new Set(after);
   const changed = new Set<string>();
-  for (const entry of digestListLines(before)) if (!b.has(entry.line)) changed.add(entry.path);
-  for (const entry of digestListLines(after)) if (!a.has(entry.line)) changed.add(entry.path);
+  for (const line of before) if (!b.has(line)) changed.add(pathOfLine(line));
+  for (const line of after) if (!a.has(line)) changed.add(pathOfLine(line));
   return [...changed].sort();
+}
+
+/** The paths whose lines differ between two digest lists (changedPathsOfLines of their bodies), sorted. Pure. */
+export function changedPaths(before: string, after: string): string[] {
+  return changedPathsOfLines(digestListBody(before), digestListBody(after));
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import type { PackSource } from "@/lib/types/pack";
+import { pathsOverlap } from "../skills/allowlist-roots";
 import { checkPackEntries, PackError, PackTooLargeError, readFolderEntries, readTarEntries, withoutGitFolders, type PackEntry, type PackLimits } from "./pack-tree";
 
 const run = promisify(execFile);
@@ -30,12 +31,6 @@ export interface SourceContent {
 /** Folders a pack may never be staged from, nor contain: the console's own files and the kernel's. */
 export interface ForbiddenFolders {
   paths: readonly string[];
-}
-
-function overlaps(a: string, b: string): boolean {
-  const relative = path.relative(a, b);
-  const reverse = path.relative(b, a);
-  return relative === "" || !relative.startsWith("..") || !reverse.startsWith("..");
 }
 
 /**
@@ -67,7 +62,7 @@ async function refuseForbidden(local: string, given: string, forbidden: Forbidde
   const real = await fs.realpath(local).catch(() => path.resolve(local));
   for (const folder of forbidden.paths) {
     const forms = [folder, await fs.realpath(folder).catch(() => folder)];
-    if (forms.some((form) => overlaps(form, real))) throw new PackError(`${given} is or holds ${folder}, which the console keeps to itself: a pack cannot be staged from it`);
+    if (forms.some((form) => pathsOverlap(path.resolve(form), real))) throw new PackError(`${given} is or holds ${folder}, which the console keeps to itself: a pack cannot be staged from it`);
   }
 }
 

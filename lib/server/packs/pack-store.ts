@@ -16,11 +16,11 @@ import { folderOfSkill } from "../skills/registered-skill";
 import { getRegistry } from "../skills/registry";
 import { followChanges } from "../skills/watch-skills";
 import { packFileDiffs } from "./pack-diff";
-import { installedPlaceOf } from "./pack-refusal";
+import { installedDifferences, installedPlaceOf } from "./pack-refusal";
 import { realPackLayout } from "./pack-layout";
 import { locatePack, marketplacePlugins } from "./pack-manifest";
 import { compareSkills, reviewPackSkills, sharedFilesChanged, type ReviewedSkill } from "./pack-review";
-import { changedPaths, checkPackSignature, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
+import { changedPaths, checkPackSignature, digestListBody, packDigestOf, PACK_SIGNATURE_FILE, unsignedRefusal } from "./pack-signature";
 import { readPackSource, type PackSourceRequest } from "./pack-sources";
 import { checkPackEntries, PACK_ENTRY_LIMITS, packDigestList, PackError, PackTooLargeError, readFolderEntries, writePackEntries, type PackEntry, type PackLimits } from "./pack-tree";
 
@@ -82,13 +82,8 @@ async function enabledRow(name: string): Promise<PackRow | null> {
  * a folder that is gone or unreadable counts as every file changed. Returns paths, sorted.
  */
 async function modifiedFiles(row: PackRow): Promise<string[]> {
-  let now: string;
-  try {
-    now = packDigestList(await readFolderEntries(installedFolder(row.name), limits()));
-  } catch {
-    return ["(the installed folder cannot be read)"];
-  }
-  return now === row.digestList ? [] : changedPaths(row.digestList, now);
+  const differences = await installedDifferences(installedFolder(row.name), digestListBody(row.digestList));
+  return "unreadable" in differences ? ["(the installed folder cannot be read)"] : differences.changed;
 }
 
 /**

@@ -20,6 +20,14 @@ export function isUnderRoot(root: string, candidate: string): boolean {
 }
 
 /**
+ * True when two absolute, normalised paths are the same folder or one lies under the other (isUnderRoot
+ * either way): `/a` and `/a/b` overlap, `/a` and `/a2` do not. Pure.
+ */
+export function pathsOverlap(a: string, b: string): boolean {
+  return a === b || isUnderRoot(a, b) || isUnderRoot(b, a);
+}
+
+/**
  * Checks one configured allow-list root (seed 000): a relative root is skipped with a log line, a
  * missing one too (a fresh install without the folder starts fine), so is anything that is not a
  * readable directory, or a root whose realpath is among `scanned`. A usable root is canonicalised with
