@@ -19,6 +19,7 @@ import { startReplicaBus } from "./replica-bus";
 import "./calls/call-bus";
 import "./workers/claim-calls";
 import { mintLocalWorkerToken } from "./workers/local-worker";
+import { startWebhookDispatcher } from "./webhooks/webhook-dispatcher";
 
 const STARTUP_KEY = Symbol.for("skill-console.startup");
 /**
@@ -37,7 +38,7 @@ const store = globalThis as unknown as { [STARTUP_KEY]?: Promise<void> };
  * changed since (failStaleQueuedCalls), on PostgreSQL opens the replicas' bus (replica-bus.ts), drops CallPayload parts no stored call names, compiles the request body schemas, ends `interrupted` the running
  * calls whose worker's lease lapsed (and keeps sweeping for them every third of CALL_LEASE_MS, at most
  * every second), expires approvals and confirmations past APPROVAL_TTL_SECONDS every EXPIRY_SWEEP_MS,
- * and installs the hook that mints the local worker's token (LOCAL_WORKER_HOOK_KEY). Idempotent; a
+ * starts the webhook dispatcher (webhook-dispatcher.ts), and installs the hook that mints the local worker's token (LOCAL_WORKER_HOOK_KEY). Idempotent; a
  * failure is returned to every waiter and retried by the next call. Rejects at once, starting nothing,
  * during `next build` (NEXT_PHASE=phase-production-build).
  */
@@ -87,6 +88,7 @@ async function start(): Promise<void> {
   (globalThis as Record<symbol, unknown>)[LOCAL_WORKER_HOOK_KEY] = mintLocalWorkerToken;
   setInterval(() => void sweepLapsedLeases(), Math.min(1000, Math.max(100, Math.floor(leaseMs / 3)))).unref();
   setInterval(() => void sweepExpired(), EXPIRY_SWEEP_MS).unref();
+  startWebhookDispatcher();
 }
 
 /** How often the console expires approvals and confirmations past their TTL, in ms. */

@@ -60,6 +60,12 @@ export interface ConsoleConfig {
   loginMaxFailures: number;
   loginWindowSeconds: number;
   approvalTtlSeconds: number;
+  /** The console's address as people reach it (CONSOLE_PUBLIC_URL, no trailing `/`), for links in webhook deliveries; null: links are paths. */
+  publicUrl: string | null;
+  /** How long one webhook delivery attempt may take, in ms (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs: number;
+  /** Delay before a failed webhook delivery's first retry, in ms (WEBHOOK_RETRY_FIRST_MS, at most 30 s); each later one waits three times longer, at most an hour. */
+  webhookRetryFirstMs: number;
   /** Interpreters a native skill's script may run under (SKILL_SCRIPT_INTERPRETERS; seed 004 task 6.1 allow-list). */
   scriptInterpreters: string[];
   /** Largest resource file served whole by level 3 (`GET …/resources/{path}`, skill_read_resource), in bytes. */
@@ -168,6 +174,9 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: "SKILL_SCRIPT_INTERPRETERS", default: "bash,sh,python3", meaning: "Interpreters a native skill's script may run under (chosen by its extension or shebang), separated by `,`. A script needing another one is refused." },
   { name: "SKILL_RESOURCE_LIMIT_BYTES", default: "1048576", meaning: "Largest native skill resource file served by level 3 (resources API, skill_read_resource); larger files are described, not sent." },
   { name: "APPROVAL_TTL_SECONDS", default: "3600", meaning: "How long a dangerous call waits for its two signatures (and a mutating call for its confirmation) before it expires." },
+  { name: "CONSOLE_PUBLIC_URL", default: "(none)", meaning: "The console's address as people reach it (e.g. `https://console.example.com`): webhook deliveries link to its pages there. Unset: the links are paths." },
+  { name: "WEBHOOK_TIMEOUT_MS", default: "10000", meaning: "How long one webhook delivery attempt may take before it counts as failed and is retried (at most 120000)." },
+  { name: "WEBHOOK_RETRY_FIRST_MS", default: "10000", meaning: "Delay before a failed webhook delivery's first retry (at most 30000); each later retry waits three times longer, at most an hour, until a day has passed since the event." },
   { name: "CONSOLE_LOCAL_WORKER", default: "true", meaning: "`npm start` also starts one local worker (stopped with the console); `false` leaves every call to workers started with `npm run worker`." },
   { name: "CONSOLE_URL", default: "(none; the local worker gets it from the console)", meaning: "Worker: the console's base URL, e.g. `http://10.0.0.5:3000`." },
   { name: "WORKER_TOKEN", default: "(none)", meaning: "Worker: its worker token (Workers page). Read once at start and never passed on." },
@@ -331,6 +340,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     loginMaxFailures: positiveInt(env, "LOGIN_MAX_FAILURES", 5),
     loginWindowSeconds: positiveInt(env, "LOGIN_WINDOW_SECONDS", 900),
     approvalTtlSeconds: positiveInt(env, "APPROVAL_TTL_SECONDS", 3600),
+    publicUrl: publicUrlOf(env),
+    webhookTimeoutMs: positiveInt(env, "WEBHOOK_TIMEOUT_MS", 10_000, 120_000),
+    webhookRetryFirstMs: positiveInt(env, "WEBHOOK_RETRY_FIRST_MS", 10_000, 30_000),
     scriptInterpreters: scriptInterpretersOf(env),
     resourceLimitBytes: positiveInt(env, "SKILL_RESOURCE_LIMIT_BYTES", 1024 * 1024),
     localWorker: booleanSetting(env, "CONSOLE_LOCAL_WORKER", true),
@@ -340,6 +352,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     sandboxHiddenPaths: sandboxHiddenPaths({ installDir: process.cwd(), dataDir, skillRoots: [...skillRoots, packsPath], skillsPath, databaseFile: sqliteFileOf(databaseUrl), extra: hidePathsOf(env) }),
     skillFolderLimits: skillFolderLimitsOf(env),
   };
+}
+
+function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = (env.CONSOLE_PUBLIC_URL ?? "").trim().replace(/\/+$/, "");
+  if (raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`CONSOLE_PUBLIC_URL=${JSON.stringify(env.CONSOLE_PUBLIC_URL)} must be an http(s) URL, e.g. https://console.example.com`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+    throw new ConfigError(`CONSOLE_PUBLIC_URL=${JSON.stringify(env.CONSOLE_PUBLIC_URL)} must be an http(s) URL without credentials, query or fragment`);
+  }
+  return raw;
 }
 
 function packsPathOf(env: NodeJS.ProcessEnv): string {

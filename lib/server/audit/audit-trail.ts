@@ -3,6 +3,8 @@ import { db } from "../db";
 import { isDatabaseBusy, isDatabaseUnavailable } from "../db-busy";
 import { statements, type SqlRunner } from "../db-statements";
 import { AppError, boundedText } from "../errors";
+import { webhookEventOf } from "../webhooks/webhook-events";
+import { queueWebhookDeliveries } from "../webhooks/webhook-outbox";
 
 /** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
 export interface AuditInput {
@@ -25,12 +27,18 @@ type Writer = Pick<SqlRunner, "$executeRaw">;
  * Appends one entry to the audit trail (issue 4, point 5: requests, confirmations, signatures,
  * denials, expiries, voids and executions, with who, what, when and the digest). Rows are never
  * changed or removed: database triggers refuse UPDATE and DELETE on the table. Pass `writer` (a
- * transaction) to write the entry atomically with the change it records.
+ * transaction) to write the entry atomically with the change it records. An entry that tells of a
+ * webhook event (webhook-events.ts: approvals requested, decided, expired; confirmations awaited;
+ * failed calls) also queues its deliveries through `writer` (DESIGN.md "Integrations").
  */
 export async function recordAudit(input: AuditInput, writer: Writer = statements()): Promise<void> {
+  const at = input.at ?? new Date();
   // Plain SQL: an entry is written with most of the call path's changes, and a model insert costs ~1 ms of CPU more.
   await writer.$executeRaw`INSERT INTO "AuditEvent" ("at", "action", "actor", "actorId", "callId", "approvalId", "skill", "digest", "details")
-    VALUES (${input.at ?? new Date()}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
+    VALUES (${at}, ${input.action}, ${input.actor}, ${input.actorId ?? null}, ${input.callId ?? null}, ${input.approvalId ?? null}, ${input.skill ?? null}, ${input.digest ?? null}, ${JSON.stringify(input.details ?? {})})`;
+  // The webhooks' deliveries of what this entry tells of, queued in the same transaction (an outbox).
+  const told = webhookEventOf(input, at);
+  if (told) await queueWebhookDeliveries(writer, told.event, told.payload, at);
 }
 
 /** Most refusal entries kept for a busy database at once (recordRefusal); more are dropped and counted in the log. */

@@ -268,6 +268,26 @@ export async function secretValuesFor(skill: string, folder: string | null): Pro
 }
 
 /**
+ * The value of every stored secret this console's key opens (those sealed under another key are
+ * skipped: they are unreadable here, so nothing here can print them either): what webhook deliveries
+ * are masked with before they leave (DESIGN.md "Integrations": a delivery never carries secret values).
+ */
+export async function allSecretValues(): Promise<string[]> {
+  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true } });
+  if (rows.length === 0) return [];
+  const key = secretKey();
+  const values: string[] = [];
+  for (const row of rows) {
+    try {
+      values.push(openSecret(key, row.name, row));
+    } catch {
+      // Unreadable under this key (warnAboutUnreadableSecrets names it at start-up).
+    }
+  }
+  return values;
+}
+
+/**
  * The secrets given to `skill` in `folder` as name → fingerprint (names in order; no value is opened), read
  * through `client` (a transaction's, so a dual-sign call is bound to what was given when it was stored).
  */
