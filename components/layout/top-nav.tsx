@@ -30,6 +30,7 @@ const LINKS: NavLink[] = [
   { href: "/users", label: "Users", match: under("/users"), adminOnly: true },
   { href: "/secrets", label: "Secrets", match: under("/secrets"), adminOnly: true },
   { href: "/packs", label: "Packs", match: under("/packs"), adminOnly: true },
+  { href: "/webhooks", label: "Webhooks", match: under("/webhooks"), adminOnly: true },
   { href: "/audit", label: "Audit", match: under("/audit") },
   { href: "/loader", label: "Loader", match: under("/loader") },
   { href: "/workers", label: "Workers", match: under("/workers") },

@@ -72,6 +72,11 @@ export const queryKeys = {
     list: () => ["packs", "list"] as const,
     detail: (id: string) => ["packs", "detail", id] as const,
   },
+  webhooks: {
+    all: ["webhooks"] as const,
+    list: () => ["webhooks", "list"] as const,
+    deliveries: (id: string) => ["webhooks", "deliveries", id] as const,
+  },
   workerTokens: {
     all: ["worker-tokens"] as const,
     list: () => ["worker-tokens", "list"] as const,

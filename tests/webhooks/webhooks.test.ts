@@ -16,6 +16,7 @@ import * as testRoute from "@/app/api/v1/webhooks/[id]/test/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import * as secretsRoute from "@/app/api/v1/secrets/route";
 import { expireDueApprovals } from "@/lib/server/approvals/expire-approvals";
+import { DELIVERY_RETENTION_MS, pruneDeliveries } from "@/lib/server/webhooks/webhook-dispatcher";
 import { db } from "@/lib/server/db";
 import type { WebhookDeliveryInfo, WebhookInfo, WebhookPayload } from "@/lib/types/webhook";
 import { invoke } from "../helpers/route-client";
@@ -354,5 +355,19 @@ describe("retries", () => {
     } finally {
       receiver.answer = () => 200;
     }
+  });
+
+  it("prunes delivered and given-up deliveries older than the retention, never a pending one", async () => {
+    const { webhook } = await newWebhook(`${base}/pruned`);
+    const old = new Date(Date.now() - DELIVERY_RETENTION_MS - 60_000);
+    const rows = ["delivered", "failed", "pending"].map((status) => ({ webhookId: webhook.id, event: "ping", payload: "{}", status, nextAttemptAt: new Date(Date.now() + 3_600_000), createdAt: old }));
+    for (const data of rows) await db().webhookDelivery.create({ data });
+    await db().webhookDelivery.create({ data: { ...rows[0]!, createdAt: new Date() } });
+    expect(await pruneDeliveries()).toBeGreaterThanOrEqual(2);
+    const left = await db().webhookDelivery.findMany({ where: { webhookId: webhook.id }, orderBy: { id: "asc" } });
+    expect(left.map((row) => [row.status, row.createdAt.getTime() === old.getTime()])).toEqual([
+      ["pending", true],
+      ["delivered", false],
+    ]);
   });
 });

@@ -14,6 +14,10 @@ import { setWebhookWake } from "./webhook-wake";
 const IN_FLIGHT_MAX = 8;
 /** How often the dispatcher looks for due deliveries without being woken, in ms (retries; other replicas' events). */
 const POLL_MS = 2000;
+/** How long delivered and given-up deliveries stay in the log, in ms. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** How often the log is pruned of deliveries past DELIVERY_RETENTION_MS, in ms. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Characters of a destination's answer kept in the log. */
 const ANSWER_TEXT_MAX = 300;
 
@@ -32,7 +36,8 @@ interface AttemptOutcome {
  * deliveries the outbox queued (webhook-outbox.ts) as they come due — woken when one is queued here,
  * and every POLL_MS for retries and other replicas' events — at most IN_FLIGHT_MAX at once. Each
  * replica may run one: a delivery is claimed with a compare-and-set lease, so one console makes each
- * attempt. Idempotent.
+ * attempt. Every PRUNE_EVERY_MS it drops delivered and given-up deliveries older than
+ * DELIVERY_RETENTION_MS, so the log stays bounded. Idempotent.
  */
 export function startWebhookDispatcher(): void {
   if (store[DISPATCHER_KEY]) return;
@@ -41,7 +46,20 @@ export function startWebhookDispatcher(): void {
   setWebhookWake(look);
   state.timer = setInterval(look, POLL_MS);
   state.timer.unref();
+  setInterval(() => void pruneDeliveries(), PRUNE_EVERY_MS).unref();
   look();
+  void pruneDeliveries();
+}
+
+/** Deletes delivered and given-up deliveries made more than DELIVERY_RETENTION_MS ago. Never throws (logs). */
+export async function pruneDeliveries(): Promise<number> {
+  try {
+    const cutoff = new Date((await agreedNow()).getTime() - DELIVERY_RETENTION_MS);
+    return await statements().$executeRaw`DELETE FROM "WebhookDelivery" WHERE "status" <> 'pending' AND "createdAt" < ${cutoff}`;
+  } catch (error) {
+    console.error("webhooks: pruning the delivery log failed:", (error as Error).message);
+    return 0;
+  }
 }
 
 async function lookForDue(state: { inFlight: number; looking: boolean; again: boolean }): Promise<void> {
