@@ -81,7 +81,7 @@ export async function signApproval(approvalId: string, identity: Identity): Prom
     if ((await tx.approvalSignature.count({ where: { approvalId, userId: identity.userId } })) > 0) return "already_signed";
     await tx.approvalSignature.create({ data: { approvalId, userId: identity.userId, email: identity.email, digest } });
     await recordAudit({ action: "approval.signed", actor: identity.email, actorId: identity.userId, callId, approvalId, skill: skill.name, digest }, tx);
-    const signatures = await tx.approvalSignature.findMany({ where: { approvalId, ...COUNTING_SIGNATURES }, select: { email: true } });
+    const signatures = await tx.approvalSignature.findMany({ where: { approvalId, ...COUNTING_SIGNATURES }, select: { email: true }, orderBy: { id: "asc" } });
     if (signatures.length < required) return "signed";
     const approved = await tx.approval.updateMany({ where: { id: approvalId, status: "pending" }, data: { status: "approved", decidedBy: identity.email, decidedAt: new Date() } });
     if (approved.count !== 1) return "signed";
