@@ -41,12 +41,6 @@ export class AppError extends Error {
   }
 }
 
-/**
- * Turns any thrown value into the error envelope and status. An AppError keeps its message; a busy
- * database (isDatabaseBusy) answers 503 `unavailable`; every 503 carries Retry-After (its
- * `details.retryAfterSeconds`, else 1 s). Anything else is logged on the server and answered as a
- * generic `internal` error (its message never leaves).
- */
 /** Longest error message an answer carries, in characters (a message may quote what the client sent). */
 export const ERROR_MESSAGE_MAX_LENGTH = 2000;
 /** Longest error `details` an answer carries, as JSON characters. */
@@ -75,13 +69,21 @@ export function closeConnectionAfter(error: AppError): AppError {
   return error;
 }
 
+/** The parts of an error answer before they become a Response: status, headers and the one envelope. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: ErrorBody;
+}
+
 /**
- * The one error envelope answer (STYLE.md rule 3) for `error`: an AppError with its code's status,
- * message and details (both bounded), `Retry-After` for 503 and a timed 429, `Connection: close` when
- * marked (closeConnectionAfter); a busy or unavailable database's error as 503 `unavailable`; anything else 500
- * `internal` (logged, never shown).
+ * The one error envelope answer (STYLE.md rule 3) for `error`, as its parts: an AppError with its
+ * code's status, message and details (both bounded), `Retry-After` for 503 and a timed 429,
+ * `Connection: close` when marked (closeConnectionAfter); a busy or unavailable database's error as
+ * 503 `unavailable`; anything else 500 `internal` (logged, never shown). Adapters that answer another
+ * system's error shape (lib/server/ongrid) reshape these parts and keep the status and headers.
  */
-export function errorResponse(error: unknown): Response {
+export function errorAnswer(error: unknown): ErrorAnswer {
   // A statement or transaction the locked database refused, past its retries: 503, not 500.
   if (!(error instanceof AppError) && isDatabaseBusy(error)) error = databaseBusyError();
   // A PostgreSQL server that is down, restarting or out of connections: 503 until it is back.
@@ -97,9 +99,14 @@ export function errorResponse(error: unknown): Response {
     const headers: Record<string, string> =
       error.code === "unavailable" || (error.code === "rate_limited" && typeof retryAfter === "number") ? { "retry-after": String(typeof retryAfter === "number" ? retryAfter : 1) } : {};
     if (closing.has(error)) headers.connection = "close";
-    return Response.json(body, { status: error.status, headers });
+    return { status: error.status, headers, body };
   }
   console.error("internal error:", error);
-  const body: ErrorBody = { error: { code: "internal", message: "Internal error; see the console's log." } };
-  return Response.json(body, { status: 500 });
+  return { status: 500, headers: {}, body: { error: { code: "internal", message: "Internal error; see the console's log." } } };
+}
+
+/** The one error envelope answer (STYLE.md rule 3) for `error` as a Response: errorAnswer's parts. */
+export function errorResponse(error: unknown): Response {
+  const { status, headers, body } = errorAnswer(error);
+  return Response.json(body, { status, headers });
 }

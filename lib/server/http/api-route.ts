@@ -22,9 +22,15 @@ import { nullOversizedStrings, parseJsonOffThread } from "@/lib/validation/args-
  * below `role` (default viewer; 403 `forbidden`; a token acts at most as an operator), runs the handler with the identity, and turns any
  * thrown error into the one error envelope (STYLE.md rule 3). Every 403 `forbidden` / `bad_origin`,
  * the checks' or the handler's, is an `access.refused` audit entry (recordRefusedAttempt).
+ * `answerError` replaces errorResponse for a route that answers another system's error shape (the
+ * ongrid drop-in, lib/server/ongrid); the checks and the audit stay the same.
  */
-export function apiRoute<Context>(handler: (request: Request, context: Context, identity: Identity) => Promise<Response>, options: { role?: Role; person?: string } = {}) {
+export function apiRoute<Context>(
+  handler: (request: Request, context: Context, identity: Identity) => Promise<Response>,
+  options: { role?: Role; person?: string; answerError?: (error: unknown) => Response } = {},
+) {
   const minimum = options.role ?? "viewer";
+  const answerError = options.answerError ?? errorResponse;
   return async (request: Request, context: Context): Promise<Response> => {
     let identity: Identity | null = null;
     try {
@@ -43,7 +49,7 @@ export function apiRoute<Context>(handler: (request: Request, context: Context, 
       return await handler(request, context, identity);
     } catch (error) {
       await recordRefusedAttempt(request, error, identity && { actor: auditActor(identity), actorId: identity.userId });
-      return errorResponse(error);
+      return answerError(error);
     }
   };
 }
