@@ -13,6 +13,7 @@ import { usePersonas } from "@/lib/client/use-personas";
 import { roleAtLeast } from "@/lib/types/identity";
 import type { Persona } from "@/lib/types/persona";
 import { DeletePersonaDialog } from "./delete-persona-dialog";
+import { ImportOngridPersonasDialog } from "./import-ongrid-personas-dialog";
 import { ImportPersonasDialog } from "./import-personas-dialog";
 import { PersonaFormDialog } from "./persona-form-dialog";
 import { PersonasTable } from "./personas-table";
@@ -37,7 +38,7 @@ function useEditReason(): string | null {
   return `Only admins change personas; ${identity.data.email} is ${identity.data.role === "viewer" ? "a" : "an"} ${identity.data.role}.`;
 }
 
-function importSummary(result: PersonaImportResult): string {
+function importSummary(result: Pick<PersonaImportResult, "created" | "replaced"> & { personas: readonly unknown[] }): string {
   const parts = [];
   if (result.created.length > 0) parts.push(`created ${result.created.join(", ")}`);
   if (result.replaced.length > 0) parts.push(`replaced ${result.replaced.join(", ")}`);
@@ -46,7 +47,7 @@ function importSummary(result: PersonaImportResult): string {
 
 /**
  * `/personas` (issue 4 point 2): every persona with its permission mode and skill lists; admins create,
- * edit, delete (with confirmation) and import YAML; everyone may export the YAML. For others the
+ * edit, delete (with confirmation), import YAML and ongrid persona files (with a preview); everyone may export the YAML. For others the
  * actions are disabled with the reason.
  */
 export function PersonasPage() {
@@ -55,6 +56,7 @@ export function PersonasPage() {
   const [editing, setEditing] = useState<{ persona: Persona | null } | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  const [importingOngrid, setImportingOngrid] = useState(false);
   const [imported, setImported] = useState<string | null>(null);
 
   const header = (
@@ -72,6 +74,9 @@ export function PersonasPage() {
           </a>
           <Button disabled={editReason !== null} title={editReason ?? undefined} onClick={() => setImporting(true)}>
             Import YAML
+          </Button>
+          <Button disabled={editReason !== null} title={editReason ?? undefined} onClick={() => setImportingOngrid(true)}>
+            Import ongrid .md
           </Button>
           <Button variant="primary" disabled={editReason !== null} title={editReason ?? undefined} onClick={() => setEditing({ persona: null })}>
             New persona
@@ -112,6 +117,7 @@ export function PersonasPage() {
       <PersonaFormDialog open={editing !== null} persona={editing?.persona ?? null} onClose={() => setEditing(null)} />
       <DeletePersonaDialog name={deleting} onClose={() => setDeleting(null)} />
       <ImportPersonasDialog open={importing} onClose={() => setImporting(false)} onImported={(result) => setImported(importSummary(result))} />
+      <ImportOngridPersonasDialog open={importingOngrid} onClose={() => setImportingOngrid(false)} onImported={(result) => setImported(importSummary(result))} />
     </div>
   );
 }

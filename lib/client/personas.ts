@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { OngridPersonaFile, OngridPersonaImportResult } from "@/lib/types/ongrid";
 import type { Persona } from "@/lib/types/persona";
 import { ApiError } from "./api-error";
 import { fetchJson } from "./fetch-json";
@@ -86,4 +87,18 @@ async function postPersonasYaml(text: string): Promise<PersonaImportResult> {
     throw new ApiError(response.status, "bad_response", `HTTP ${response.status} from the import without an error body.`);
   }
   return body as PersonaImportResult;
+}
+
+/**
+ * Previews or imports ongrid persona `.md` files (`POST /api/v1/personas/import/ongrid` `{files, save}`;
+ * DESIGN.md "Integrations"). Resolves to the mapping (`saved` false) or the import (`saved` true, the
+ * persona list then refreshed); rejects with ApiError (400 naming the file and field, 403 not an
+ * admin) — nothing was stored then.
+ */
+export function useOngridPersonaImport() {
+  const refresh = useRefreshPersonas();
+  return useMutation({
+    mutationFn: (input: { files: OngridPersonaFile[]; save: boolean }) => fetchJson<OngridPersonaImportResult>("/api/v1/personas/import/ongrid", { method: "POST", body: input }),
+    onSuccess: (result) => (result.saved ? refresh() : undefined),
+  });
 }

@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/audit-trail";
 import { Prisma, type Persona as PersonaRow } from "@prisma/client";
 import { statementTransaction } from "../db-statements";
 import { parsePersonasYamlOffThread } from "./persona-yaml";
+import type { PersonaInput } from "./persona-input";
 import { auditActor, toPersona, toPersonaRow } from "./persona-store";
 
 /** What an import did: the stored personas in document order, and which names were new or replaced. */
@@ -22,7 +23,16 @@ export interface ImportResult {
  * (`bad_request` naming the persona and field, `args_too_large`).
  */
 export async function importPersonas(identity: Identity, text: string): Promise<ImportResult> {
-  const inputs = await parsePersonasYamlOffThread(text);
+  return storeImportedPersonas(identity, await parsePersonasYamlOffThread(text));
+}
+
+/**
+ * Stores validated persona inputs as an import does (importPersonas; the ongrid persona import, lib/
+ * server/ongrid): each created or replacing the stored one of its name, in one transaction with one
+ * `persona.imported` audit entry whose details are `{created, replaced, personas}` plus `auditDetails`
+ * (e.g. `{source: "ongrid", files}`). Returns the ImportResult; a database error changes nothing.
+ */
+export async function storeImportedPersonas(identity: Identity, inputs: readonly PersonaInput[], auditDetails: Record<string, unknown> = {}): Promise<ImportResult> {
   if (inputs.length === 0) return { personas: [], created: [], replaced: [] };
   // Plain statements in one BEGIN IMMEDIATE transaction: through Prisma's client, 500 personas took
   // ~2 s of queries while the connection was this request's alone, and every other request waited.
@@ -43,7 +53,7 @@ export async function importPersonas(identity: Identity, text: string): Promise<
       (existing.has(input.name) ? result.replaced : result.created).push(input.name);
       result.personas.push(toPersona(row!));
     }
-    await recordAudit({ action: "persona.imported", ...auditActor(identity), details: { created: result.created, replaced: result.replaced, personas: inputs } }, tx);
+    await recordAudit({ action: "persona.imported", ...auditActor(identity), details: { ...auditDetails, created: result.created, replaced: result.replaced, personas: inputs } }, tx);
     return result;
   });
 }
