@@ -5,6 +5,7 @@ import { JsonListText, JsonText } from "@/lib/validation/json-text";
 import { REQUEST_BODY_SCHEMAS } from "@/lib/validation/worker-requests";
 import { AppError } from "../errors";
 import { readJsonBody } from "./api-route";
+import { refuseUnknownFields } from "./known-fields";
 
 /** Largest body of a worker report or admin form (the call body has its own limit, SKILL_ARGS_LIMIT_BYTES). */
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -26,6 +27,44 @@ export function checkBody<T>(body: unknown, schema: JsonSchema, what: string): T
   const { validate } = compileSchema(schema);
   if (!validate(body)) throw new AppError("bad_request", `${what}: ${formatAjvErrors(validate.errors)}`, (validate.errors ?? []).slice(0, MAX_ERROR_DETAILS));
   return body as T;
+}
+
+/** How checkRequestBody words a refusal: the body's name, and what to say before the schema's own message. */
+export interface RequestBodyWording {
+  /** The body's name in messages, e.g. "a call request" (`unknown field "argz"; a call request has args, …`). */
+  what: string;
+  /** The message for a body that is not a JSON object, e.g. `the body must be {"reason": "..."}`. */
+  shape?: string;
+  /**
+   * The verb's own check of a refused body (e.g. parseCallRequest), run only when the schema refuses
+   * it and instead of the `shape` and unknown-field messages, so the answer keeps the verb's message
+   * naming the field; when it does not throw, the schema's message is the answer.
+   */
+  explain?: (body: unknown) => unknown;
+}
+
+/**
+ * Checks a JSON request body already read (readJsonBody; undefined for an empty body, checked as `{}`)
+ * against its declared schema in lib/validation — the same object `GET /api/v1/openapi.json`
+ * publishes for the route (lib/server/openapi/api-operations.ts), so what the document says and what
+ * the route accepts are one (STYLE.md: one schema per request body, parsed by the route helper).
+ * Returns the body unchanged. A refused body throws AppError `bad_request` (400): what `wording.explain`
+ * throws when given; else `wording.shape` for a body that is not an object, or refuseUnknownFields'
+ * message for unknown top-level fields; else `<what>: <ajv errors>` with the errors in `details`.
+ */
+export function checkRequestBody<T = unknown>(body: unknown, schema: JsonSchema, wording: RequestBodyWording): T {
+  const { validate } = compileSchema(schema);
+  if (validate(body === undefined ? {} : body)) return body as T;
+  const errors = (validate.errors ?? []).slice(0, MAX_ERROR_DETAILS);
+  const message = formatAjvErrors(validate.errors);
+  if (wording.explain) wording.explain(body);
+  else {
+    const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
+    if (!isObject && body !== undefined && wording.shape) throw new AppError("bad_request", wording.shape);
+    const fields = (schema as { properties?: Record<string, unknown> }).properties;
+    if (isObject && fields && (schema as { additionalProperties?: unknown }).additionalProperties === false) refuseUnknownFields(body, Object.keys(fields), wording.what);
+  }
+  throw new AppError("bad_request", `${wording.what}: ${message}`, errors);
 }
 
 /**

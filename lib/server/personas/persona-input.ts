@@ -1,26 +1,12 @@
 import { DEFAULT_PERSONA_NAME, PERMISSION_MODES, type PermissionMode, type Persona } from "@/lib/types/persona";
 import { AppError } from "../errors";
+import { MAX_DESCRIPTION_LENGTH, MAX_ENTRY_LENGTH, MAX_LIST_ENTRIES, PERSONA_NAME_SOURCE, RESERVED_PERSONA_NAMES } from "@/lib/validation/persona-requests";
 
 /** A persona as written by a person (API body or one YAML mapping): the Persona without its times. */
 export type PersonaInput = Omit<Persona, "createdAt" | "updatedAt">;
 
 /** The persona name rule: lower-case letters, digits, `_` and `-`, starting with a letter or digit, 1–64 characters. */
-export const PERSONA_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-/**
- * Names that would collide with the static routes under `/api/v1/personas/` (`export`, `import`):
- * a persona called so could never be read, replaced or deleted by name.
- */
-export const RESERVED_PERSONA_NAMES: readonly string[] = ["export", "import"];
-
-/** Most entries in each of `skills.allow`, `skills.deny` and `categories`. */
-export const MAX_LIST_ENTRIES = 200;
-
-/** Longest `description`, in characters. */
-export const MAX_DESCRIPTION_LENGTH = 2000;
-
-/** Longest single list entry, in characters. */
-const MAX_ENTRY_LENGTH = 200;
+export const PERSONA_NAME_PATTERN = new RegExp(PERSONA_NAME_SOURCE);
 
 const FIELDS = ["name", "description", "permission_mode", "skills", "categories"] as const;
 const SKILLS_FIELDS = ["allow", "deny"] as const;

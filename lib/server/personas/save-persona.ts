@@ -13,6 +13,17 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * Says why a persona body was refused by its schema (lib/validation/persona-requests.ts), in
+ * parsePersonaInput's words (the field named in the message and in details `{persona, field}`);
+ * `pathName` is the persona of a PUT's path, used when the body names none. Throws that AppError
+ * `bad_request`; returns when it finds nothing to say (checkRequestBody then answers with the schema's message).
+ */
+export function explainPersona(raw: unknown, pathName?: string): void {
+  const body = pathName !== undefined && typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("name" in raw) ? { ...raw, name: pathName } : raw;
+  parsePersonaInput(body, { allowOutputFields: true });
+}
+
+/**
  * Creates a persona (`POST /api/v1/personas`, admin; issue 4 point 2) from a JSON body validated by
  * parsePersonaInput, writing `persona.created` to the audit trail in the same transaction (STYLE.md
  * rule 6). Returns the stored persona; throws AppError `bad_request` (a bad or unknown field) or

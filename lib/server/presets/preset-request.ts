@@ -1,5 +1,6 @@
 import { AppError } from "../errors";
 import { refuseUnknownFields } from "../http/known-fields";
+import { checkPresetName } from "./preset-record";
 
 /** The fields a preset request body may have. */
 const PRESET_FIELDS: readonly string[] = ["name", "args"];
@@ -14,4 +15,15 @@ export function parsePresetRequest(body: unknown): { name?: unknown; args?: unkn
   }
   refuseUnknownFields(body, PRESET_FIELDS, "a preset");
   return body as { name?: unknown; args?: unknown };
+}
+
+/**
+ * Says why a preset request body was refused by its schema (lib/validation/call-requests.ts), in the
+ * words of parsePresetRequest and checkPresetName (`unknown field "argz"; a preset has name, args`,
+ * `name must have 1 to 100 characters`). Throws that AppError `bad_request`; returns when it finds
+ * nothing to say (checkRequestBody then answers with the schema's message).
+ */
+export function explainPreset(body: unknown): void {
+  const preset = parsePresetRequest(body);
+  if (preset.name !== undefined) checkPresetName(preset.name);
 }

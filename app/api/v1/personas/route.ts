@@ -1,7 +1,9 @@
 import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { listPersonas } from "@/lib/server/personas/persona-store";
-import { createPersona } from "@/lib/server/personas/save-persona";
+import { createPersona, explainPersona } from "@/lib/server/personas/save-persona";
+import { checkRequestBody } from "@/lib/server/http/request-body";
+import { NEW_PERSONA_SCHEMA } from "@/lib/validation/persona-requests";
 
 /** `GET /api/v1/personas` (viewer and above) → `{personas: Persona[]}` by name. */
 export const GET = apiRoute(async () => Response.json({ personas: await listPersonas() }));
@@ -14,6 +16,7 @@ export const POST = apiRoute(
   async (request: Request, _context: unknown, identity) => {
     const body = await readJsonBody(request, 256 * 1024);
     if (body === undefined) throw new AppError("bad_request", 'the body must be a persona {"name", "permission_mode", ...}');
+    checkRequestBody(body, NEW_PERSONA_SCHEMA, { what: "a persona", explain: explainPersona });
     return Response.json({ persona: await createPersona(identity, body) }, { status: 201 });
   },
   { role: "admin" },

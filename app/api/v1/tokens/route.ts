@@ -1,7 +1,7 @@
 import { createApiToken, listApiTokens } from "@/lib/server/auth/api-tokens";
-import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
-import { refuseUnknownFields } from "@/lib/server/http/known-fields";
+import { checkRequestBody } from "@/lib/server/http/request-body";
+import { NEW_API_TOKEN_SCHEMA } from "@/lib/validation/auth-requests";
 
 /** `GET /api/v1/tokens` (operator) → `{tokens: ApiTokenInfo[]}`: the caller's own, or all for an admin. */
 export const GET = apiRoute(async (_request: Request, _context: unknown, identity) => Response.json({ tokens: await listApiTokens(identity) }), { role: "operator" });
@@ -12,9 +12,8 @@ export const GET = apiRoute(async (_request: Request, _context: unknown, identit
  */
 export const POST = apiRoute(
   async (request: Request, _context: unknown, identity) => {
-    const body = await readJsonBody(request, 16 * 1024);
-    if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", 'the body must be {"persona": "...", "name": "..."}');
-    refuseUnknownFields(body, ["persona", "name"], "a token request");
+    const raw = await readJsonBody(request, 16 * 1024);
+    const body = checkRequestBody<object>(raw ?? null, NEW_API_TOKEN_SCHEMA, { what: "a token request", shape: 'the body must be {"persona": "...", "name": "..."}' });
     const { token, info } = await createApiToken(identity, body as { persona: unknown; name: unknown });
     return Response.json({ token, info }, { status: 201 });
   },

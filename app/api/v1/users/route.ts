@@ -1,7 +1,7 @@
 import { createUser, listUsers } from "@/lib/server/auth/users";
-import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
-import { refuseUnknownFields } from "@/lib/server/http/known-fields";
+import { checkRequestBody } from "@/lib/server/http/request-body";
+import { NEW_USER_SCHEMA } from "@/lib/validation/auth-requests";
 
 /** `GET /api/v1/users` (admin) → `{users: ConsoleUser[]}`, oldest first. */
 export const GET = apiRoute(async () => Response.json({ users: await listUsers() }), { role: "admin" });
@@ -12,9 +12,8 @@ export const GET = apiRoute(async () => Response.json({ users: await listUsers()
  */
 export const POST = apiRoute(
   async (request: Request, _context: unknown, identity) => {
-    const body = await readJsonBody(request, 16 * 1024);
-    if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", 'the body must be {"email", "password", "role"}');
-    refuseUnknownFields(body, ["email", "password", "role", "name"], "a user");
+    const raw = await readJsonBody(request, 16 * 1024);
+    const body = checkRequestBody<object>(raw ?? null, NEW_USER_SCHEMA, { what: "a user", shape: 'the body must be {"email", "password", "role"}' });
     const user = await createUser(body as Record<string, unknown> as { email: unknown; password: unknown; role: unknown }, identity);
     return Response.json({ user }, { status: 201 });
   },

@@ -2,7 +2,8 @@ import { clientAddress } from "@/lib/server/auth/client-address";
 import { signIn } from "@/lib/server/auth/sign-in";
 import { AppError, errorResponse } from "@/lib/server/errors";
 import { publicApiRoute, readJsonBody } from "@/lib/server/http/api-route";
-import { refuseUnknownFields } from "@/lib/server/http/known-fields";
+import { checkRequestBody } from "@/lib/server/http/request-body";
+import { SIGN_IN_SCHEMA } from "@/lib/validation/auth-requests";
 
 /**
  * `POST /api/v1/auth/login` `{email, password}` → 200 `{user}` with the session cookie set; 400 for a
@@ -10,9 +11,8 @@ import { refuseUnknownFields } from "@/lib/server/http/known-fields";
  * `Retry-After` (seconds) after too many failures of this account from this address (issue 4 point 1).
  */
 export const POST = publicApiRoute(async (request: Request) => {
-  const body = await readJsonBody(request, 16 * 1024);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", 'the body must be {"email": "...", "password": "..."}');
-  refuseUnknownFields(body, ["email", "password"], "a sign-in request");
+  const raw = await readJsonBody(request, 16 * 1024);
+  const body = checkRequestBody(raw ?? null, SIGN_IN_SCHEMA, { what: "a sign-in request", shape: 'the body must be {"email": "...", "password": "..."}' });
   try {
     const { user, setCookies } = await signIn(body as { email: unknown; password: unknown }, clientAddress(request), request.headers);
     const headers = new Headers();

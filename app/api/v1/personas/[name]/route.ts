@@ -2,7 +2,9 @@ import { AppError } from "@/lib/server/errors";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { deletePersona } from "@/lib/server/personas/delete-persona";
 import { findPersona } from "@/lib/server/personas/persona-store";
-import { replacePersona } from "@/lib/server/personas/save-persona";
+import { explainPersona, replacePersona } from "@/lib/server/personas/save-persona";
+import { checkRequestBody } from "@/lib/server/http/request-body";
+import { PERSONA_REPLACEMENT_SCHEMA } from "@/lib/validation/persona-requests";
 
 type Context = { params: Promise<{ name: string }> };
 
@@ -23,6 +25,7 @@ export const PUT = apiRoute(
     const { name } = await context.params;
     const body = await readJsonBody(request, 256 * 1024);
     if (body === undefined) throw new AppError("bad_request", 'the body must be a persona {"permission_mode", "skills", ...}');
+    checkRequestBody(body, PERSONA_REPLACEMENT_SCHEMA, { what: "a persona", explain: (raw) => explainPersona(raw, name) });
     return Response.json({ persona: await replacePersona(identity, name, body) });
   },
   { role: "admin" },

@@ -1,7 +1,9 @@
 import { denyApproval, parseDenyRequest } from "@/lib/server/approvals/deny-approval";
 import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
 import { denyPackApproval, isPackApproval } from "@/lib/server/packs/pack-store";
+import { checkRequestBody } from "@/lib/server/http/request-body";
 import { jsonResponse } from "@/lib/server/http/stored-json";
+import { DENY_REQUEST_SCHEMA } from "@/lib/validation/call-requests";
 
 /**
  * `POST /api/v1/approvals/{id}/deny` `{reason}` (approver and above, a person) → 200 `{approval}` with
@@ -11,7 +13,7 @@ import { jsonResponse } from "@/lib/server/http/stored-json";
 export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ id: string }> }, identity) => {
     const { id } = await context.params;
-    const reason = parseDenyRequest(await readJsonBody(request, 16 * 1024));
+    const reason = parseDenyRequest(checkRequestBody(await readJsonBody(request, 16 * 1024), DENY_REQUEST_SCHEMA, { what: "a denial", explain: parseDenyRequest }));
     if (await isPackApproval(id)) return jsonResponse(await denyPackApproval(id, identity, reason));
     return jsonResponse({ approval: await denyApproval(id, identity, reason) });
   },
