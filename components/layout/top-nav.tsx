@@ -34,6 +34,7 @@ const LINKS: NavLink[] = [
   { href: "/audit", label: "Audit", match: under("/audit") },
   { href: "/loader", label: "Loader", match: under("/loader") },
   { href: "/workers", label: "Workers", match: under("/workers") },
+  { href: "/api-reference", label: "API reference", match: under("/api-reference") },
 ];
 
 function visibleLinks(role: Role | undefined): NavLink[] {

@@ -30,6 +30,9 @@ export const queryKeys = {
   loader: {
     report: () => ["loader", "report"] as const,
   },
+  reference: {
+    openapi: () => ["reference", "openapi"] as const,
+  },
   approvals: {
     all: ["approvals"] as const,
     list: (status: ApprovalStatus | "all") => ["approvals", "list", status] as const,
