@@ -7,6 +7,7 @@ import { config } from "./env";
 import { ensureDefaultPersona } from "./personas/persona-store";
 import { dropOrphanPayloads } from "./calls/call-payloads";
 import { precompileRequestSchemas } from "./http/request-body";
+import { API_OPERATIONS } from "./openapi/api-operations";
 import { failStaleQueuedCalls } from "./requests/fail-stale-queued-calls";
 import { warnAboutUnreadableSecrets } from "./secrets/secret-store";
 import { getRegistry } from "./skills/registry";
@@ -84,7 +85,7 @@ async function start(): Promise<void> {
   // Parts of long args whose request died before storing its call (call-payloads.ts).
   await dropOrphanPayloads();
   await sweepLapsedLeases();
-  await precompileRequestSchemas();
+  await precompileRequestSchemas(API_OPERATIONS.flatMap((operation) => (operation.body ? [operation.body.schema] : [])));
   (globalThis as Record<symbol, unknown>)[LOCAL_WORKER_HOOK_KEY] = mintLocalWorkerToken;
   setInterval(() => void sweepLapsedLeases(), Math.min(1000, Math.max(100, Math.floor(leaseMs / 3)))).unref();
   setInterval(() => void sweepExpired(), EXPIRY_SWEEP_MS).unref();

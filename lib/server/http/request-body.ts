@@ -68,13 +68,14 @@ export function checkRequestBody<T = unknown>(body: unknown, schema: JsonSchema,
 }
 
 /**
- * Compiles every request body schema (lib/validation/worker-requests.ts) once, the event loop free
- * between them, so that none is compiled inside a request: the finish report's took ~15 ms of the
- * event loop in the first call a console ran (issue 10 point 1). Called at start-up; never throws
- * (a schema that fails to compile fails its requests as before).
+ * Compiles every request body schema once, the event loop free between them, so that none is compiled
+ * inside a request: the finish report's took ~15 ms of the event loop in the first call a console ran
+ * (issue 10 point 1). `schemas` are the bodies of the routes' table (lib/server/openapi: every route
+ * describes the schema it checks) and the worker protocol's list slices (REQUEST_BODY_SCHEMAS).
+ * Called at start-up; never throws (a schema that fails to compile fails its requests as before).
  */
-export async function precompileRequestSchemas(): Promise<void> {
-  for (const schema of REQUEST_BODY_SCHEMAS) {
+export async function precompileRequestSchemas(schemas: readonly JsonSchema[]): Promise<void> {
+  for (const schema of new Set([...schemas, ...REQUEST_BODY_SCHEMAS])) {
     try {
       compileSchema(schema);
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { ApiOperation } from "./api-operation";
 import { ADMIN_OPERATIONS } from "./admin-operations";
 import { CONSOLE_OPERATIONS } from "./console-operations";
+import { INTEGRATION_OPERATIONS } from "./integration-operations";
 
 /**
  * Every operation of the console's HTTP API, the table `GET /api/v1/openapi.json` is generated from
@@ -12,7 +13,7 @@ import { CONSOLE_OPERATIONS } from "./console-operations";
  * the very lib/validation schema the route checks its body with (checkRequestBody, parseRequestBody).
  * tests/api/openapi.test.ts walks app/api/**\/route.ts and fails, naming the route, until you do.
  */
-export const API_OPERATIONS: readonly ApiOperation[] = [...CONSOLE_OPERATIONS, ...ADMIN_OPERATIONS];
+export const API_OPERATIONS: readonly ApiOperation[] = [...CONSOLE_OPERATIONS, ...ADMIN_OPERATIONS, ...INTEGRATION_OPERATIONS];
 
 /**
  * Route folders under app/ that are no API of their own and so are not described: the catch-all that
