@@ -35,7 +35,7 @@ export function AuditPage() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const callId = searchParams.get("callId")?.trim() ?? "";
-  const trail = useAuditTrail(callId);
+  const trail = useAuditTrail(callId ? { callId } : {});
   const entries = useMemo(() => trail.data?.pages.flat() ?? [], [trail.data]);
 
   function setCallId(next: string) {

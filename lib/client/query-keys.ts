@@ -1,4 +1,5 @@
 import type { ApprovalStatus } from "@/lib/types/approval";
+import type { AuditFilters } from "@/lib/types/audit";
 import type { CallStatus } from "@/lib/types/call";
 
 /** Filters of the calls history (`GET /api/v1/calls`). */
@@ -56,7 +57,7 @@ export const queryKeys = {
   },
   audit: {
     all: ["audit"] as const,
-    list: (callId: string) => ["audit", "list", callId] as const,
+    list: (filters: AuditFilters) => ["audit", "list", filters] as const,
   },
   workers: {
     all: ["workers"] as const,

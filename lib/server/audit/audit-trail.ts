@@ -1,10 +1,12 @@
-import type { AuditEntry } from "@/lib/types/audit";
+import type { AuditEntry, AuditFilters } from "@/lib/types/audit";
 import { db } from "../db";
 import { isDatabaseBusy, isDatabaseUnavailable } from "../db-busy";
 import { statements, type SqlRunner } from "../db-statements";
 import { AppError, boundedText } from "../errors";
 import { webhookEventOf } from "../webhooks/webhook-events";
 import { queueWebhookDeliveries } from "../webhooks/webhook-outbox";
+import { maskOfAllSecrets } from "../secrets/all-secrets-mask";
+import { auditWhere, toAuditEntry } from "./audit-query";
 
 /** What one audit entry records: who (`actor`: an email, `token:<name> (<owner>)`, or `system`), what, about which call. */
 export interface AuditInput {
@@ -347,24 +349,14 @@ async function writeBacklog(): Promise<void> {
 
 /**
  * Audit entries, newest first (`GET /api/v1/audit`): at most `limit` (1–500, default 100), only those
- * with an id below `before` when given (paging), only one call's when `callId` is given.
+ * with an id below `before` when given (paging), only those `filters` keep (auditWhere: actor, skill,
+ * action or action prefix, call; issue 14 point 6). Secret values are masked (maskOfAllSecrets).
  */
-export async function listAudit(options: { limit?: number; before?: number; callId?: string } = {}): Promise<AuditEntry[]> {
+export async function listAudit(options: AuditFilters & { limit?: number; before?: number } = {}): Promise<AuditEntry[]> {
   const limit = Math.min(500, Math.max(1, options.limit ?? 100));
-  const rows = await db().auditEvent.findMany({
-    where: { ...(options.before !== undefined ? { id: { lt: options.before } } : {}), ...(options.callId ? { callId: options.callId } : {}) },
-    orderBy: { id: "desc" },
-    take: limit,
-  });
-  return rows.map((row) => ({
-    id: row.id,
-    at: row.at.toISOString(),
-    action: row.action,
-    actor: row.actor,
-    callId: row.callId,
-    approvalId: row.approvalId,
-    skill: row.skill,
-    digest: row.digest,
-    details: JSON.parse(row.details) as Record<string, unknown>,
-  }));
+  const where = await auditWhere(options);
+  if (options.before !== undefined) where.id = { lt: options.before };
+  const rows = await db().auditEvent.findMany({ where, orderBy: { id: "desc" }, take: limit });
+  const mask = await maskOfAllSecrets();
+  return rows.map((row) => toAuditEntry(row, mask));
 }
