@@ -1,17 +1,18 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { VirtualList } from "@/components/ui/virtual-list";
-import { useAuditTrail } from "@/lib/client/use-audit";
+import { MeasuredList } from "@/components/ui/measured-list";
+import { auditExportUrl, useAuditTrail } from "@/lib/client/use-audit";
+import { AUDIT_FILTER_NAMES, type AuditExportFormat, type AuditFilters } from "@/lib/types/audit";
 import { AuditFilter } from "./audit-filter";
-import { AUDIT_GRID, AUDIT_ROW_HEIGHT, AuditRow } from "./audit-row";
+import { AUDIT_COLUMNS, AUDIT_GRID, AUDIT_ROW_HEIGHT, AuditRow } from "./audit-row";
 
 /** Placeholder of the audit table while it loads. */
 export function AuditSkeleton() {
@@ -22,34 +23,87 @@ export function AuditSkeleton() {
   );
 }
 
-const COLUMNS = ["Time", "Action", "Actor", "Skill", "Call", "Digest", "Details"];
+/** The applied filters of the page, read from its URL (the same names as the API's query parameters). */
+function filtersOf(searchParams: URLSearchParams): AuditFilters {
+  const filters: AuditFilters = {};
+  for (const name of AUDIT_FILTER_NAMES) {
+    const value = searchParams.get(name)?.trim();
+    if (value) filters[name] = value;
+  }
+  return filters;
+}
+
+/** A download link of the filtered trail, styled as a small secondary button. */
+function ExportLink({ filters, format, children }: { filters: AuditFilters; format: AuditExportFormat; children: string }) {
+  return (
+    <a
+      href={auditExportUrl(filters, format)}
+      download
+      className="inline-flex h-7 items-center rounded-md border border-zinc-300 bg-white px-2.5 text-xs font-medium whitespace-nowrap text-zinc-800 shadow-xs hover:border-zinc-400 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+    >
+      {children}
+    </a>
+  );
+}
 
 /**
- * The Audit page body (issue 4 point 5): the append-only audit trail, newest first, loaded in pages
- * ("Load older" asks for the entries before the oldest one held) and drawn as a windowed list, so
- * thousands of entries stay smooth. `?callId=` narrows it to one call's entries. A failed "Load older"
- * keeps the entries held and says so under them.
+ * The Audit page body (issue 4 point 5, issue 14 point 6): the append-only audit trail, newest first,
+ * loaded in pages ("Load older" asks for the entries before the oldest one held) and drawn as a
+ * windowed list of measured rows, so 100,000 entries stay smooth while any of them is expanded in
+ * place. The filters (person, skill, action, call) live in the page's URL under the API's names, so a
+ * filtered view can be shared, and the same filters export the whole trail as CSV or JSON lines. A
+ * failed "Load older" keeps the entries held and says so under them.
  */
 export function AuditPage() {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const callId = searchParams.get("callId")?.trim() ?? "";
-  const trail = useAuditTrail(callId ? { callId } : {});
+  const queryText = searchParams.toString();
+  // Keyed on the query's text: a new URLSearchParams object every render must not be a new filter.
+  const filters = useMemo(() => filtersOf(new URLSearchParams(queryText)), [queryText]);
+  const trail = useAuditTrail(filters);
   const entries = useMemo(() => trail.data?.pages.flat() ?? [], [trail.data]);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const filtered = AUDIT_FILTER_NAMES.some((name) => filters[name] !== undefined);
 
-  function setCallId(next: string) {
-    router.replace(next ? `${pathname}?${new URLSearchParams({ callId: next }).toString()}` : pathname, { scroll: false });
-  }
+  const setFilters = useCallback(
+    (next: AuditFilters) => {
+      const query = new URLSearchParams();
+      for (const name of AUDIT_FILTER_NAMES) if (next[name]) query.set(name, next[name]);
+      const text = query.toString();
+      router.replace(text ? `${pathname}?${text}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const narrow = useCallback((name: keyof AuditFilters, value: string) => setFilters({ ...filters, [name]: value }), [filters, setFilters]);
+  const toggle = useCallback((id: number) => {
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+  const rowKey = useCallback((index: number) => entries[index]?.id ?? -index, [entries]);
 
   return (
     <>
       <PageHeader
         title="Audit"
         description="Who did what, when, and on which digest: sign-ins, requests, confirmations, signatures, denials, expiries and runs. Entries are never changed or removed."
+        actions={
+          <div role="group" aria-label={filtered ? "Export the filtered trail" : "Export the whole trail"} className="flex items-center gap-2">
+            <span className="text-xs text-zinc-500">{filtered ? "Export filtered:" : "Export:"}</span>
+            <ExportLink filters={filters} format="csv">
+              CSV
+            </ExportLink>
+            <ExportLink filters={filters} format="jsonl">
+              JSON lines
+            </ExportLink>
+          </div>
+        }
       />
       <div className="mb-4">
-        <AuditFilter value={callId} onChange={setCallId} />
+        <AuditFilter value={filters} onChange={setFilters} />
       </div>
       {trail.isPending ? (
         <AuditSkeleton />
@@ -66,11 +120,11 @@ export function AuditPage() {
           {trail.error?.message}
         </Alert>
       ) : entries.length === 0 ? (
-        callId ? (
+        filtered ? (
           <EmptyState
-            title="No entries for this call"
+            title={Object.keys(filters).length === 1 && filters.callId ? "No entries for this call" : "No entries match these filters"}
             actions={
-              <Button size="sm" onClick={() => setCallId("")}>
+              <Button size="sm" onClick={() => setFilters({})}>
                 Show all entries
               </Button>
             }
@@ -80,30 +134,24 @@ export function AuditPage() {
         )
       ) : (
         <Card className="overflow-hidden">
-          {/* Wider than a phone: a shadow at the edge it scrolls towards says there is more (globals.css scroll-shadow-x). */}
-          <div className="scroll-shadow-x relative overflow-x-auto">
-            <div className="min-w-[72rem]">
-              <div role="row" aria-hidden="true" className={`${AUDIT_GRID} border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-[11px] font-medium tracking-wide text-zinc-500 uppercase`}>
-                {COLUMNS.map((column) => (
-                  <span key={column}>{column}</span>
-                ))}
-              </div>
-              <VirtualList
-                role="table"
-                aria-label="Audit entries, newest first"
-                aria-rowcount={entries.length}
-                scroller="window"
-                count={entries.length}
-                rowHeight={AUDIT_ROW_HEIGHT}
-                rowKey={(index) => entries[index]?.id ?? index}
-                renderRow={(index) => {
-                  const entry = entries[index];
-                  return entry ? <AuditRow entry={entry} onFilterCall={setCallId} /> : null;
-                }}
-              />
-            </div>
+          <div role="row" aria-hidden="true" className={`hidden ${AUDIT_GRID} border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-[11px] font-medium tracking-wide text-zinc-500 uppercase`}>
+            {AUDIT_COLUMNS.map((column) => (
+              <span key={column}>{column}</span>
+            ))}
           </div>
-          <div className="flex items-center justify-between gap-3 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500">
+          <MeasuredList
+            role="table"
+            aria-label="Audit entries, newest first"
+            aria-rowcount={entries.length}
+            count={entries.length}
+            estimateHeight={AUDIT_ROW_HEIGHT}
+            rowKey={rowKey}
+            renderRow={(index) => {
+              const entry = entries[index];
+              return entry ? <AuditRow entry={entry} expanded={expanded.has(entry.id)} onToggle={toggle} onFilter={narrow} /> : null;
+            }}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500">
             <span aria-live="polite">
               {entries.length.toLocaleString()} {entries.length === 1 ? "entry" : "entries"} shown
               {trail.hasNextPage ? "" : " — the start of the trail"}
