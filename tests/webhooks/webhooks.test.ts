@@ -22,7 +22,7 @@ import type { WebhookDeliveryInfo, WebhookInfo, WebhookPayload } from "@/lib/typ
 import { invoke } from "../helpers/route-client";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
-import { confirm, createPersonaRow, createToken, deny, errorOf, requestCall, requestWaitingCall, sign, waitForStatus } from "../api/approvals-fixtures";
+import { confirm, createPersonaRow, createToken, deny, errorOf, requestCall, requestWaitingCall, sign } from "../api/approvals-fixtures";
 
 /** A skill secret's value: must appear in no delivery, whatever carries it. */
 const SECRET_VALUE = "whk-secret-7d1e9a3c5b2f4e6a";

@@ -5,15 +5,14 @@ import { secretKey } from "./secret-key";
 import { secretMasker, type SecretMask } from "./secret-masking";
 
 /**
- * A mask of every secret's value the console holds (secretMasker over all of them; DESIGN.md "Skill
- * secrets": a value is masked `•••` wherever it appears in an export), for what the console writes out
- * about every skill at once — the audit trail and its exports. A secret this console's key cannot open
- * (sealed by another key) is left out: its value cannot be known here, and the worker masked it before
- * the console stored anything. Returns the identity when there are no secrets.
+ * The value of every secret the console holds that this console's key opens, for what it writes out
+ * about every skill at once — the audit trail and its exports, webhook deliveries (DESIGN.md "Skill
+ * secrets" and "Integrations": a value never leaves). A secret sealed by another key is left out: its
+ * value cannot be known here, and the worker masked it before the console stored anything.
  */
-export async function maskOfAllSecrets(): Promise<SecretMask> {
+export async function allSecretValues(): Promise<string[]> {
   const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true } });
-  if (rows.length === 0) return (text) => text;
+  if (rows.length === 0) return [];
   const key = secretKey();
   const values: string[] = [];
   for (const row of rows) {
@@ -23,5 +22,10 @@ export async function maskOfAllSecrets(): Promise<SecretMask> {
       if (!(error instanceof SecretUnreadableError)) throw error;
     }
   }
-  return secretMasker(values);
+  return values;
+}
+
+/** A mask of every value allSecretValues opens (secretMasker: `•••`); the identity when there are none. */
+export async function maskOfAllSecrets(): Promise<SecretMask> {
+  return secretMasker(await allSecretValues());
 }

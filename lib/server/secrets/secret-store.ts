@@ -8,7 +8,6 @@ import { voidPendingApprovalsOfSkills } from "../approvals/void-approval";
 import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
 import { modelTransaction } from "../db-transactions";
-import { CONSOLE_SECRET_NAMES } from "../env";
 import { AppError } from "../errors";
 import { announce } from "../replica-bus";
 import { folderOfSkill } from "../skills/registered-skill";
@@ -265,26 +264,6 @@ export async function secretValuesFor(skill: string, folder: string | null): Pro
     values: Object.fromEntries(given.map((row) => [row.name, openSecret(key, row.name, row)])),
     fingerprints: Object.fromEntries(given.map((row) => [row.name, row.fingerprint])),
   };
-}
-
-/**
- * The value of every stored secret this console's key opens (those sealed under another key are
- * skipped: they are unreadable here, so nothing here can print them either): what webhook deliveries
- * are masked with before they leave (DESIGN.md "Integrations": a delivery never carries secret values).
- */
-export async function allSecretValues(): Promise<string[]> {
-  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true } });
-  if (rows.length === 0) return [];
-  const key = secretKey();
-  const values: string[] = [];
-  for (const row of rows) {
-    try {
-      values.push(openSecret(key, row.name, row));
-    } catch {
-      // Unreadable under this key (warnAboutUnreadableSecrets names it at start-up).
-    }
-  }
-  return values;
 }
 
 /**

@@ -3,7 +3,7 @@ import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
-import { allSecretValues } from "../secrets/secret-store";
+import { allSecretValues } from "../secrets/all-secrets-mask";
 import { openSecret } from "../secrets/secret-box";
 import { secretKey } from "../secrets/secret-key";
 import { deliveryBody, nextAttemptAt, sentPayload, signatureOf } from "./webhook-body";

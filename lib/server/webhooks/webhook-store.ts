@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { sealSecret } from "../secrets/secret-box";
 import { secretKey } from "../secrets/secret-key";
 import { config } from "../env";
-import { allSecretValues } from "../secrets/secret-store";
+import { allSecretValues } from "../secrets/all-secrets-mask";
 import { sentPayload } from "./webhook-body";
 import { queueWebhookDeliveries } from "./webhook-outbox";
 
