@@ -1,4 +1,5 @@
 import type { JsonSchema } from "@/lib/types/skill";
+import type { JsonText } from "./json-text";
 
 /*
  * Request bodies of the ongrid drop-in (DESIGN.md "Integrations"). ongrid's `executeReq`
@@ -26,7 +27,8 @@ export const ONGRID_EXECUTE_SCHEMA = {
 
 /** The execute body as parsed. */
 export interface OngridExecuteBody {
-  params?: Record<string, unknown> | null;
+  /** The args, kept as their text by the route (JsonText, parsed off the main thread), or parsed. */
+  params?: Record<string, unknown> | JsonText | null;
   edge_id?: number | string | null;
 }
 

@@ -204,8 +204,8 @@ describe("POST /api/v1/skills/{key}/execute answers ongrid's shapes", () => {
   });
 
   it("refuses a body that is not ongrid's executeReq with 400 invalid", async () => {
-    await expectOngridError(await execute("probe", { parms: { host: "x" } }), 400, "invalid", "an execute request: must NOT have additional properties: parms");
-    await expectOngridError(await execute("probe", { params: [1] }), 400, "invalid", "an execute request: /params must be object,null");
+    await expectOngridError(await execute("probe", { parms: { host: "x" } }), 400, "invalid", 'unknown field "parms"; an execute request has params, edge_id');
+    await expectOngridError(await execute("probe", { params: [1] }), 400, "invalid", "args must be a JSON object");
     await expectOngridError(await execute("probe", { params: {}, edge_id: -1 }), 400, "invalid", "an execute request: /edge_id must be null; /edge_id must be >= 0; /edge_id must be string");
     await expectOngridError(await execute("probe", "{not json"), 400, "invalid", "request body is not valid JSON: Expected property name or '}' in JSON at position 1");
   });

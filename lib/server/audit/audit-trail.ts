@@ -23,7 +23,7 @@ export interface AuditInput {
 }
 
 /** Statements or a transaction (ours or Prisma's), so an entry can be written with the change it records. */
-type Writer = Pick<SqlRunner, "$executeRaw">;
+type Writer = Pick<SqlRunner, "$executeRaw" | "$queryRaw">;
 
 /**
  * Appends one entry to the audit trail (issue 4, point 5: requests, confirmations, signatures,

@@ -8,6 +8,7 @@
 import type { Call } from "@/lib/types/call";
 import type { Identity } from "@/lib/types/identity";
 import type { OngridErrorBody, OngridExecuteOutput } from "@/lib/types/ongrid";
+import { JsonText } from "@/lib/validation/json-text";
 import type { OngridExecuteBody } from "@/lib/validation/ongrid-requests";
 import { AppError } from "../errors";
 import { defineStoredJson, jsonResponse, storedTextOf } from "../http/stored-json";
@@ -36,7 +37,9 @@ export function targetOfEdge(edgeId: OngridExecuteBody["edge_id"]): string | nul
  * (ongridErrorResponse).
  */
 export async function executeOngridSkill(input: { key: string; body: OngridExecuteBody; identity: Identity; signal?: AbortSignal }): Promise<Response> {
-  const params = input.body.params ?? {};
+  const given = input.body.params;
+  // A JSON null (kept as its text) is ongrid's "no params", like an absent field.
+  const params = given === undefined || given === null || (given instanceof JsonText && given.text.trim() === "null") ? {} : given;
   const { call, finished } = await requestCall({ skillName: input.key, args: params, persona: null, target: targetOfEdge(input.body.edge_id), identity: input.identity, wait: true, signal: input.signal });
   if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") {
     const body: OngridErrorBody = { error: waitingMessage(call), code: "forbidden", call_id: call.id, status: call.status };

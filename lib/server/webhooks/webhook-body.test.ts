@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { secretMasker } from "../secrets/secret-masking";
 import { deliveryBody, nextAttemptAt, retryDelayMs, RETRY_WINDOW_MS, sentPayload, signatureOf, summaryOf } from "./webhook-body";
 import type { WebhookPayload } from "@/lib/types/webhook";
 
@@ -40,7 +41,7 @@ describe("bodies", () => {
 describe("sentPayload", () => {
   it("adds the id, event and absolute link, masks every secret value, and cuts long texts after masking", () => {
     const row = { id: 3, event: "approval.decided", payload: stored({ approval: { id: "a1", kind: "call", decision: "denied", reason: `oops ${SECRET} ${"x".repeat(600)}` } }) };
-    const sent = sentPayload(row, [SECRET], "https://console.example.test");
+    const sent = sentPayload(row, secretMasker([SECRET]), "https://console.example.test");
     expect(sent.id).toBe(3);
     expect(sent.event).toBe("approval.decided");
     expect(sent.url).toBe("https://console.example.test/calls/c1");
@@ -50,14 +51,14 @@ describe("sentPayload", () => {
 
   it("masks a value the outbox cut in the middle", () => {
     const cut = `${"y".repeat(10)} ${SECRET.slice(0, 12)}…`;
-    const sent = sentPayload({ id: 1, event: "call.failed", payload: stored({ call: { id: "c1", skill: "s", status: "failed", exitCode: 1, error: cut } }) }, [SECRET], null);
+    const sent = sentPayload({ id: 1, event: "call.failed", payload: stored({ call: { id: "c1", skill: "s", status: "failed", exitCode: 1, error: cut } }) }, secretMasker([SECRET]), null);
     expect(sent.call?.error).toBe(`${"y".repeat(10)} •••…`);
     expect(sent.url).toBe("/calls/c1");
   });
 
   it("masks a value however JSON escaped it", () => {
     const value = "pässwörd-<geheim>-42";
-    const sent = sentPayload({ id: 1, event: "ping", payload: JSON.stringify({ at: "t", actor: "a", url: "/webhooks", call: null, approval: { id: "a", kind: "call", reason: value }, pack: null }).replace("ä", "\\u00e4") }, [value], null);
+    const sent = sentPayload({ id: 1, event: "ping", payload: JSON.stringify({ at: "t", actor: "a", url: "/webhooks", call: null, approval: { id: "a", kind: "call", reason: value }, pack: null }).replace("ä", "\\u00e4") }, secretMasker([value]), null);
     expect(sent.approval?.reason).toBe("•••");
   });
 });

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { WebhookDelivery as DeliveryRow } from "@prisma/client";
 import type { WebhookFormat, WebhookPayload } from "@/lib/types/webhook";
-import { maskJsonValue, secretMasker } from "../secrets/secret-masking";
+import { maskJsonValue, type SecretMask } from "../secrets/secret-masking";
 import type { EventPayload } from "./webhook-events";
 
 /** Longest wait between two attempts of a delivery, in ms. */
@@ -87,16 +87,22 @@ function shortened(text: string | null): string | null {
 }
 
 /**
- * A delivery's payload exactly as it is sent (and shown in the delivery log): with its id and event,
- * its link absolute under `publicUrl` (CONSOLE_PUBLIC_URL), every one of `secretValues` masked in its
- * text (DESIGN.md "Integrations": a delivery never carries secret values; a person's deny reason may
- * hold one), a text the outbox cut (a trailing `…`) masked at the cut too, and the error and reason
- * cut to PAYLOAD_TEXT_MAX after masking. Pure.
+ * `payload` with `mask` (allSecrets: every stored secret's value) applied to every string in it, a
+ * text the outbox cut (STORED_TEXT_MAX, a trailing `…`) masked at the cut too (DESIGN.md
+ * "Integrations": a delivery never carries secret values; a person's deny reason may hold one). Pure.
  */
-export function sentPayload(row: Pick<DeliveryRow, "id" | "event" | "payload">, secretValues: readonly string[], publicUrl: string | null): WebhookPayload {
-  const stored = JSON.parse(row.payload) as EventPayload;
-  const mask = secretMasker(secretValues);
-  const masked = (secretValues.length === 0 ? stored : maskJsonValue(stored, (text) => (text.endsWith("…") ? `${mask(text.slice(0, -1), { cutBefore: false, cutAfter: true })}…` : mask(text)))) as EventPayload;
+export function maskedPayload(payload: EventPayload, mask: SecretMask): EventPayload {
+  return maskJsonValue(payload, (text) => (text.endsWith("…") ? `${mask(text.slice(0, -1), { cutBefore: false, cutAfter: true })}…` : mask(text))) as EventPayload;
+}
+
+/**
+ * A delivery's payload exactly as it is sent (and shown in the delivery log): with its id and event,
+ * its link absolute under `publicUrl` (CONSOLE_PUBLIC_URL), masked again with `mask` (the secrets as
+ * they are now; the outbox stored it masked with those of its event: webhook-outbox.ts), and the error
+ * and reason cut to PAYLOAD_TEXT_MAX after masking. Pure.
+ */
+export function sentPayload(row: Pick<DeliveryRow, "id" | "event" | "payload">, mask: SecretMask, publicUrl: string | null): WebhookPayload {
+  const masked = maskedPayload(JSON.parse(row.payload) as EventPayload, mask);
   return {
     id: row.id,
     event: row.event as WebhookPayload["event"],

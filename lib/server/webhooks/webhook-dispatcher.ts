@@ -3,15 +3,15 @@ import { agreedNow } from "../database-clock";
 import { db } from "../db";
 import { statements } from "../db-statements";
 import { config } from "../env";
-import { allSecretValues } from "../secrets/all-secrets-mask";
+import { allSecrets } from "../secrets/all-secrets-mask";
 import { openSecret } from "../secrets/secret-box";
 import { secretKey } from "../secrets/secret-key";
 import { deliveryBody, nextAttemptAt, sentPayload, signatureOf } from "./webhook-body";
 import { webhookSecretName } from "./webhook-store";
 import { setWebhookWake } from "./webhook-wake";
 
-/** Deliveries one console sends at once; a slow destination holds one slot, never the others. */
-const IN_FLIGHT_MAX = 8;
+/** Deliveries one console sends at once, to as many destinations (one attempt per destination at a time). */
+const IN_FLIGHT_MAX = 16;
 /** How often the dispatcher looks for due deliveries without being woken, in ms (retries; other replicas' events). */
 const POLL_MS = 2000;
 /** How long delivered and given-up deliveries stay in the log, in ms. */
@@ -34,7 +34,8 @@ interface AttemptOutcome {
 /**
  * Starts this console's webhook dispatcher (DESIGN.md "Integrations"; issue 14 point 1): it sends the
  * deliveries the outbox queued (webhook-outbox.ts) as they come due — woken when one is queued here,
- * and every POLL_MS for retries and other replicas' events — at most IN_FLIGHT_MAX at once. Each
+ * and every POLL_MS for retries and other replicas' events — at most IN_FLIGHT_MAX at once and one
+ * per destination (claimDue). Each
  * replica may run one: a delivery is claimed with a compare-and-set lease, so one console makes each
  * attempt. Every PRUNE_EVERY_MS it drops delivered and given-up deliveries older than
  * DELIVERY_RETENTION_MS, so the log stays bounded. Idempotent.
@@ -90,9 +91,11 @@ async function lookForDue(state: { inFlight: number; looking: boolean; again: bo
 }
 
 /**
- * Claims at most `count` due deliveries for one attempt each: sets their lease (the attempt's timeout
- * and 10 s more) and counts the attempt, with a compare-and-set on status and lease so that two
- * replicas never both take one. Returns the claimed rows.
+ * Claims at most `count` due deliveries for one attempt each, at most one per webhook and none of a
+ * webhook with an attempt in flight (a destination that hangs holds one slot, never the others, and
+ * its deliveries go in order), the oldest first: sets their lease (the attempt's timeout and 10 s
+ * more) and counts the attempt, with a compare-and-set on status and lease so that two replicas never
+ * both take one. Returns the claimed rows.
  */
 async function claimDue(count: number): Promise<DeliveryRow[]> {
   const now = await agreedNow();
@@ -100,9 +103,13 @@ async function claimDue(count: number): Promise<DeliveryRow[]> {
   return statements().$queryRaw<DeliveryRow[]>`
     UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "lastAttemptAt" = ${now}
     WHERE "id" IN (
-      SELECT "id" FROM "WebhookDelivery"
+      SELECT MIN("id") FROM "WebhookDelivery" AS "due"
       WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
-      ORDER BY "id" LIMIT ${count}
+        AND NOT EXISTS (
+          SELECT 1 FROM "WebhookDelivery" AS "held"
+          WHERE "held"."webhookId" = "due"."webhookId" AND "held"."status" = 'pending' AND "held"."leaseUntil" >= ${now}
+        )
+      GROUP BY "webhookId" ORDER BY MIN("id") LIMIT ${count}
     ) AND "status" = 'pending' AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
     RETURNING *`;
 }
@@ -134,7 +141,7 @@ async function send(webhook: WebhookRow, row: DeliveryRow): Promise<AttemptOutco
   } catch (error) {
     return { delivered: false, status: null, error: `the webhook's secret cannot be opened: ${(error as Error).message}` };
   }
-  const body = deliveryBody(webhook.format === "slack" ? "slack" : "json", sentPayload(row, await allSecretValues(), config().publicUrl));
+  const body = deliveryBody(webhook.format === "slack" ? "slack" : "json", sentPayload(row, (await allSecrets()).mask, config().publicUrl));
   const timeoutMs = config().webhookTimeoutMs;
   try {
     const response = await fetch(webhook.url, {

@@ -21,6 +21,7 @@ describe("webhookEventOf", () => {
     ["pack.approval.denied", { callId: null, details: { packId: "p1", pack: "ops" } }, "approval.decided"],
     ["pack.approval.void", { callId: null, details: { packId: "p1", pack: "ops" } }, "approval.decided"],
     ["pack.approval.expired", { callId: null, details: { packId: "p1", pack: "ops" } }, "approval.expired"],
+    ["call.cancelled", { details: { waited: "approval" } }, "approval.decided"],
     ["call.requested", { details: { decision: "confirm" } }, "call.awaiting_confirmation"],
     ["call.finished", { details: { status: "failed", exitCode: 1, error: "boom" } }, "call.failed"],
     ["call.finished", { details: { status: "timed_out", exitCode: null, error: "timed out" } }, "call.failed"],
@@ -31,6 +32,8 @@ describe("webhookEventOf", () => {
   });
 
   it.each([
+    ["call.cancelled", { details: { waited: "confirmation" } }],
+    ["call.cancelled", { approvalId: null, details: {} }],
     ["call.requested", { details: { decision: "run" } }],
     ["call.requested", { details: { decision: "dual_sign" } }],
     ["call.finished", { details: { status: "succeeded", exitCode: 0 } }],

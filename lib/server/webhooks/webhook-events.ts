@@ -71,6 +71,10 @@ export function webhookEventOf(entry: AuditInput, at: Date): { event: WebhookEve
       };
     case "pack.approval.expired":
       return { event: "approval.expired", payload: { ...base, url: packUrl, call: null, approval: packApproval(), pack: packPart(entry, null) } };
+    case "call.cancelled":
+      // Its requester (or an operator) cancelled a call that waited for signatures: its approval is decided.
+      if (details.waited !== "approval") return null;
+      return { event: "approval.decided", payload: { ...base, url: callUrl, call: callPart(entry, "cancelled"), approval: callApproval({ decision: "denied", reason: `cancelled by ${entry.actor}` }), pack: null } };
     case "call.requested":
       if (details.decision !== "confirm") return null;
       return { event: "call.awaiting_confirmation", payload: { ...base, url: callUrl, call: callPart(entry, "awaiting_confirmation"), approval: null, pack: null } };

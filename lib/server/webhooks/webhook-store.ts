@@ -10,7 +10,8 @@ import { AppError } from "../errors";
 import { sealSecret } from "../secrets/secret-box";
 import { secretKey } from "../secrets/secret-key";
 import { config } from "../env";
-import { allSecretValues } from "../secrets/all-secrets-mask";
+import { allSecrets } from "../secrets/all-secrets-mask";
+import type { SecretMask } from "../secrets/secret-masking";
 import { sentPayload } from "./webhook-body";
 import { queueWebhookDeliveries } from "./webhook-outbox";
 
@@ -90,8 +91,8 @@ async function toWebhookInfo(row: WebhookRow): Promise<WebhookInfo> {
   };
 }
 
-/** Maps a delivery row to the log's shape; its payload as it is sent (sentPayload: masked with `secretValues`). */
-export function toDeliveryInfo(row: DeliveryRow, secretValues: readonly string[]): WebhookDeliveryInfo {
+/** Maps a delivery row to the log's shape; its payload as it is sent (sentPayload: masked with `mask`). */
+export function toDeliveryInfo(row: DeliveryRow, mask: SecretMask): WebhookDeliveryInfo {
   return {
     id: row.id,
     webhookId: row.webhookId,
@@ -104,7 +105,7 @@ export function toDeliveryInfo(row: DeliveryRow, secretValues: readonly string[]
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
-    payload: sentPayload(row, secretValues, config().publicUrl),
+    payload: sentPayload(row, mask, config().publicUrl),
   };
 }
 
@@ -199,7 +200,7 @@ export async function sendTestDelivery(actor: Pick<Identity, "email">, id: strin
     await queueWebhookDeliveries(tx, "ping", { at: at.toISOString(), actor: actor.email, url: "/webhooks", call: null, approval: null, pack: null }, at, id);
     return tx.webhookDelivery.findFirstOrThrow({ where: { webhookId: id, event: "ping" }, orderBy: { id: "desc" } });
   });
-  return toDeliveryInfo(row, await allSecretValues());
+  return toDeliveryInfo(row, (await allSecrets()).mask);
 }
 
 /**
@@ -215,6 +216,6 @@ export async function listDeliveries(id: string, options: { limit?: number; befo
     orderBy: { id: "desc" },
     take: limit,
   });
-  const values = await allSecretValues();
-  return rows.map((row) => toDeliveryInfo(row, values));
+  const { mask } = await allSecrets();
+  return rows.map((row) => toDeliveryInfo(row, mask));
 }

@@ -1,9 +1,12 @@
 import { config } from "@/lib/server/env";
-import { apiRoute } from "@/lib/server/http/api-route";
-import { parseRequestBody } from "@/lib/server/http/request-body";
+import { apiRoute, readJsonBody } from "@/lib/server/http/api-route";
+import { checkRequestBody } from "@/lib/server/http/request-body";
 import { executeOngridSkill } from "@/lib/server/ongrid/execute-skill";
 import { ongridErrorResponse } from "@/lib/server/ongrid/ongrid-error";
 import { ONGRID_EXECUTE_SCHEMA, type OngridExecuteBody } from "@/lib/validation/ongrid-requests";
+
+/** The params are read as text and parsed off the main thread, like a call's args (issue 10 point 1). */
+const PARAMS_PATH = ["params"];
 
 /**
  * `POST /api/v1/skills/{key}/execute` `{params, edge_id?}` (operator and above; DESIGN.md
@@ -16,7 +19,8 @@ import { ONGRID_EXECUTE_SCHEMA, type OngridExecuteBody } from "@/lib/validation/
 export const POST = apiRoute(
   async (request: Request, context: { params: Promise<{ name: string }> }, identity) => {
     const { name } = await context.params;
-    const body = await parseRequestBody<OngridExecuteBody>(request, ONGRID_EXECUTE_SCHEMA, "an execute request", config().argsLimitBytes, config().argsMaxNodes);
+    const raw = await readJsonBody(request, config().argsLimitBytes, config().argsMaxNodes, { keepText: PARAMS_PATH });
+    const body = checkRequestBody<OngridExecuteBody>(raw ?? {}, ONGRID_EXECUTE_SCHEMA, { what: "an execute request", shape: 'the body must be {"params": {...}, "edge_id": ...}' });
     return executeOngridSkill({ key: name, body, identity, signal: request.signal });
   },
   { role: "operator", answerError: ongridErrorResponse },
