@@ -2,6 +2,7 @@ import { useCallback, useState, type ChangeEvent, type FocusEvent } from "react"
 import { ariaDescribedByIds, examplesId, getInputProps, type BaseInputTemplateProps } from "@rjsf/utils";
 import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
+import { useErrorsShown } from "./error-visibility";
 
 /**
  * rjsf BaseInputTemplate: the `<input>` behind text, number, integer, email, url, date… fields, styled
@@ -36,7 +37,7 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   // Keep the typed text while it still means the current value ("1.0" for 1, "-" for nothing yet).
   const typedStillCurrent = rawNumber !== null && typedTextMeans(rawNumber, value);
   const inputValue = isNumber ? (typedStillCurrent ? rawNumber : value === undefined || value === null ? "" : String(value)) : (value ?? "");
-  const invalid = (rawErrors?.length ?? 0) > 0;
+  const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   const examples = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
 
   const handleChange = useCallback(

@@ -1,5 +1,6 @@
 import { ariaDescribedByIds, descriptionId, getTemplate, schemaRequiresTrueValue, type WidgetProps } from "@rjsf/utils";
 import { RequiredMark } from "./field-template";
+import { useErrorsShown } from "./error-visibility";
 
 /**
  * rjsf CheckboxWidget: a boolean as a checkbox with its label on the right and the description under
@@ -9,7 +10,7 @@ export function CheckboxWidget({ schema, uiSchema, options, id, value, disabled,
   const DescriptionFieldTemplate = getTemplate("DescriptionFieldTemplate", registry, options);
   const requiresTrue = schemaRequiresTrueValue(schema) && required;
   const description = options.description ?? schema.description;
-  const invalid = (rawErrors?.length ?? 0) > 0;
+  const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   return (
     <div className="space-y-1">
       <label className="inline-flex cursor-pointer items-center gap-2 text-[13px] font-medium text-zinc-800 has-disabled:cursor-not-allowed has-disabled:text-zinc-500">

@@ -1,7 +1,10 @@
-import { createContext, useContext } from "react";
-import { getTemplate, getUiOptions, type FieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
+import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { ADDITIONAL_PROPERTY_FLAG, deepEquals, getTemplate, getUiOptions, type FieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
+import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
 import { describeConstraints } from "./constraint-hint";
+import { useErrorsShown } from "./error-visibility";
+import { fixedValueOf, formatConstValue, newArrayItem } from "./form-schema";
 
 /** The `*` after a required field's label (hidden from screen readers, which hear "required" instead). */
 export function RequiredMark() {
@@ -28,23 +31,34 @@ function allowsNull(schema: RJSFSchema): boolean {
 /** The id of the anyOf/oneOf field being drawn: the option's own field has the same id (see FieldTemplate). */
 const EnclosingUnion = createContext<string | null>(null);
 
+/** The errors of the anyOf/oneOf field being drawn, shown under its picker (see MultiSchemaFieldTemplate). */
+const UnionErrors = createContext<ReactNode>(null);
+
+/** Adds an item to the array being drawn, filled with its item schema's defaults (see newArrayItem). */
+const AddArrayItem = createContext<(() => void) | null>(null);
+
+/** The Add item action of the array being drawn, or null (then rjsf's own adds the item). */
+export function useAddArrayItem(): (() => void) | null {
+  return useContext(AddArrayItem);
+}
+
 /**
  * The line above a field: its label, its type and constraints ("integer · 1–100"), `read-only` and
  * `deprecated` marks, whether it is sent as null or not at all, and the buttons that make it so:
  * "Set null" (nullable fields) and "Clear" (optional fields: the field is then absent from the args,
  * unlike an empty string or an empty list, which are values).
  */
-function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayItem: boolean; isUnionOption: boolean }) {
-  const { id, label, required, schema, formData, readonly, disabled, onChange, fieldPathId, showLabel, isArrayItem, isUnionOption } = props;
-  // A plain object draws its own legend; its header would only repeat it (an anyOf/oneOf option is one too).
-  const plainObject = !showLabel && schema.type === "object" && !schema.anyOf && !schema.oneOf;
-  if (plainObject) return null;
-  const hint = describeConstraints(schema);
+function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayItem: boolean; isUnionOption: boolean; isFixed: boolean }) {
+  const { id, label, required, schema, formData, readonly, disabled, onChange, fieldPathId, isArrayItem, isUnionOption, isFixed } = props;
+  // A plain object draws its own legend: its header only says whether it is sent, with Set null and Clear.
+  const plainObject = schema.type === "object" && !schema.anyOf && !schema.oneOf;
+  const showLabel = props.showLabel && !plainObject;
+  const hint = plainObject || isFixed ? "" : describeConstraints(schema);
   // The chosen option of an anyOf/oneOf field: the field's own header (label, state, Set null, Clear) is
   // just above, so only what the option adds to it is shown (its constraints, read-only, deprecated).
   if (isUnionOption) {
     const extra = hint && hint !== schema.type ? hint : null;
-    if (!extra && !schema.readOnly && !schema.deprecated) return null;
+    if (!extra && !schema.readOnly && !schema.deprecated && !isFixed) return null;
     return (
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
         {extra ? (
@@ -52,16 +66,18 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
             {extra}
           </span>
         ) : null}
+        {isFixed ? <FixedMark /> : null}
         {schema.readOnly ? <span className="rounded bg-zinc-100 px-1 text-[11px] text-zinc-600">read-only</span> : null}
         {schema.deprecated ? <span className="rounded bg-amber-100 px-1 text-[11px] text-amber-800">deprecated</span> : null}
       </div>
     );
   }
-  const editable = !readonly && !disabled && !isArrayItem;
+  // A fixed value (const) is always sent: there is nothing to clear or set to null.
+  const editable = !readonly && !disabled && !isArrayItem && !isFixed;
   const canClear = editable && !required && formData !== undefined;
   const canNull = editable && allowsNull(schema) && formData !== null;
-  const state = isArrayItem ? null : formData === null ? "null" : formData === undefined && !required ? "not sent" : null;
-  if (!showLabel && !hint && !schema.readOnly && !schema.deprecated && !canClear && !canNull && !state) return null;
+  const state = isArrayItem || isFixed ? null : formData === null ? "null" : formData === undefined && !required ? "not sent" : null;
+  if (!showLabel && !hint && !schema.readOnly && !schema.deprecated && !canClear && !canNull && !state && !isFixed) return null;
   return (
     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
       {showLabel ? (
@@ -75,6 +91,7 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
           {hint}
         </span>
       ) : null}
+      {isFixed ? <FixedMark /> : null}
       {schema.readOnly ? <span className="rounded bg-zinc-100 px-1 text-[11px] text-zinc-600">read-only</span> : null}
       {schema.deprecated ? <span className="rounded bg-amber-100 px-1 text-[11px] text-amber-800">deprecated</span> : null}
       {state ? (
@@ -100,34 +117,95 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
   );
 }
 
+function FixedMark() {
+  return (
+    <span className="rounded bg-zinc-100 px-1 text-[11px] text-zinc-600" data-testid="field-fixed">
+      fixed value
+    </span>
+  );
+}
+
+/**
+ * The control of a field that allows one value (`const`, or an enum of one): the value, read-only. It
+ * is filled in whenever the field is drawn — in the chosen branch of a union, in a new array item — so
+ * a person never meets a blank box that accepts only one answer (issue 14 point 4).
+ */
+function FixedValue({ id, value, formData, active, onFill }: { id: string; value: unknown; formData: unknown; active: boolean; onFill: () => void }) {
+  const filled = deepEquals(formData, value);
+  useEffect(() => {
+    if (active && !filled) onFill();
+  });
+  return <input id={id} type="text" readOnly value={formatConstValue(value)} className={cx(controlClass(false), "h-8 max-w-md bg-zinc-50 font-mono text-zinc-700")} />;
+}
+
 /**
  * rjsf FieldTemplate: the header (label bound to the control with `*` when required, type and
- * constraints, read-only/deprecated marks, Set null/Clear), the control, the field's description as
- * help text, then its errors. Checkbox labels are drawn by the checkbox widget; array items keep their
- * label for screen readers only; the root object has no header; the chosen option of an anyOf/oneOf
- * field (same id as the field) shows only its constraints, under the field's own header.
+ * constraints, read-only/deprecated/fixed marks, "not sent" or "null", Set null/Clear), the control,
+ * the field's description as help text, then its errors once they show (see errorsShownFor). Checkbox
+ * labels are drawn by the checkbox widget; array items and a map's values keep their label for screen
+ * readers only (the map's key box names the value); the root object has no header; the chosen option of
+ * an anyOf/oneOf field (same id as the field) shows only its constraints, under the field's own header,
+ * and the union's errors show under its picker. A field that allows one value shows it, read-only, and
+ * holds it (FixedValue); an array's Add item fills the item schema's defaults (newArrayItem).
  */
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema } = props;
+  const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema, formData, onChange, disabled, readonly, id } = props;
   const enclosingUnion = useContext(EnclosingUnion);
+  const errorsShown = useErrorsShown(fieldPathId.$id);
   if (hidden) return <div className="hidden">{children}</div>;
-  const isUnion = Boolean(schema.anyOf || schema.oneOf);
+  // A union of consts is drawn as a select (rjsf's isSelect), not as a picker of branches.
+  const isUnion = Boolean(schema.anyOf || schema.oneOf) && !registry.schemaUtils.isSelect(schema);
   const isUnionOption = !isUnion && enclosingUnion === fieldPathId.$id;
+  const fixed = fixedValueOf(schema);
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate("WrapIfAdditionalTemplate", registry, uiOptions);
-  const invalid = (rawErrors?.length ?? 0) > 0;
-  // An array item's label ("Patterns-1") only repeats the array's legend and the item's number: keep it for screen readers.
-  const isArrayItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === "number";
+  const invalid = errorsShown && (rawErrors?.length ?? 0) > 0;
+  // An array item's label ("Patterns-1") only repeats the array's legend and the item's number, and a
+  // map value's label only repeats its key: keep them for screen readers.
+  const isArrayItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === "number" || ADDITIONAL_PROPERTY_FLAG in schema;
   const isRoot = fieldPathId.path.length === 0;
+  const control = fixed ? (
+    <FixedValue id={id} value={fixed.value} formData={formData} active={!disabled && !readonly} onFill={() => onChange(fixed.value, fieldPathId.path)} />
+  ) : isUnion ? (
+    <EnclosingUnion.Provider value={fieldPathId.$id}>
+      <UnionErrors.Provider value={errors}>{children}</UnionErrors.Provider>
+    </EnclosingUnion.Provider>
+  ) : schema.type === "array" && !readonly && !disabled ? (
+    <AddArrayItem.Provider value={() => onChange([...(Array.isArray(formData) ? formData : []), newArrayItem(registry.schemaUtils.getValidator(), schema, registry.rootSchema)], fieldPathId.path)}>
+      {children}
+    </AddArrayItem.Provider>
+  ) : (
+    children
+  );
   return (
     <WrapIfAdditionalTemplate {...props}>
       <div className="space-y-1" data-invalid={invalid || undefined} data-field={isRoot ? undefined : fieldPathId.path.join(".")}>
-        {isRoot ? null : <FieldHeader {...props} showLabel={Boolean(displayLabel && label)} isArrayItem={isArrayItem} isUnionOption={isUnionOption} />}
-        {isUnion ? <EnclosingUnion.Provider value={fieldPathId.$id}>{children}</EnclosingUnion.Provider> : children}
+        {isRoot ? null : <FieldHeader {...props} showLabel={Boolean(displayLabel && label) || Boolean(fixed && label)} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />}
+        {control}
         {displayLabel && description ? description : null}
-        {errors}
+        {/* A union's errors show under its picker; its chosen option shares them (same field). */}
+        {isUnion || isUnionOption ? null : errors}
         {help}
       </div>
     </WrapIfAdditionalTemplate>
+  );
+}
+
+/**
+ * rjsf MultiSchemaFieldTemplate (anyOf/oneOf): the option picker, the union's own errors right under
+ * it (issue 14 point 4), then the chosen option's fields.
+ */
+export function MultiSchemaFieldTemplate({ selector, optionSchemaField }: { selector?: ReactNode; optionSchemaField?: ReactNode }) {
+  const errors = useContext(UnionErrors);
+  return (
+    <div className="space-y-2">
+      {selector ? (
+        <div className="space-y-1" data-testid="union-picker">
+          {selector}
+          {errors}
+        </div>
+      ) : null}
+      {optionSchemaField}
+    </div>
   );
 }

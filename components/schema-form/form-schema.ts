@@ -1,5 +1,7 @@
-import { getDefaultFormState, type RJSFSchema } from "@rjsf/utils";
+import { getDefaultFormState, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type ValidatorType } from "@rjsf/utils";
 import type { JsonSchema } from "@/lib/types/skill";
+import { isSchemaNode, resolveLocalRef } from "./chosen-branches";
+import { describeConstraints } from "./constraint-hint";
 import { argsValidator } from "./validator";
 
 /** Keywords that only apply to one JSON type: a union type's branch keeps the ones of its own type. */
@@ -45,32 +47,42 @@ function normalize(node: unknown): unknown {
     // `enum`, `const`, `default` and `examples` hold data, not subschemas.
     out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : normalize(value);
   }
-  return expandTypeUnion(withEmptyStringItems(out));
+  return expandTypeUnion(withEmptyStringItems(withEnumOfOneAsConst(out)));
+}
+
+/**
+ * An `enum` of one value also spelled as its `const` (the same constraint), so rjsf fills it in like any
+ * `const` (new array items, a union's chosen branch) and the form shows it as a fixed value.
+ */
+function withEnumOfOneAsConst(schema: Record<string, unknown>): Record<string, unknown> {
+  return Array.isArray(schema.enum) && schema.enum.length === 1 && !("const" in schema) ? { ...schema, const: schema.enum[0] } : schema;
 }
 
 /**
  * An array of plain strings whose new items start as `""`: an added item is an empty text box, and
  * what the box shows is what is sent (rjsf would add `undefined`, sent as null). Only `items` schemas
- * of type "string" with no `default`, `enum` or `const` get `default: ""`; validation is unchanged.
+ * of type "string" with no `default`, `enum`, `const` or choice of options get `default: ""`;
+ * validation is unchanged.
  */
 function withEmptyStringItems(schema: Record<string, unknown>): Record<string, unknown> {
   const items = schema.items;
   if (typeof items !== "object" || items === null || Array.isArray(items)) return schema;
   const itemSchema = items as Record<string, unknown>;
-  if (itemSchema.type !== "string" || "default" in itemSchema || "enum" in itemSchema || "const" in itemSchema) return schema;
+  if (itemSchema.type !== "string" || ["default", "enum", "const", "oneOf", "anyOf"].some((key) => key in itemSchema)) return schema;
   return { ...schema, items: { ...itemSchema, default: "" } };
 }
 
 /**
  * The schema the args form renders: the skill's schema, made an object schema when it declares no
  * type (an absent schema means the empty object schema, DESIGN.md "Subprocess skills"), with union
- * types spelled as `anyOf` and new string array items starting as `""` (an equivalent schema, so
- * validation is unchanged). When rjsf cannot even
+ * types spelled as `anyOf`, new string array items starting as `""` and every anyOf/oneOf option
+ * titled (see optionLabel) — an equivalent schema, so validation is unchanged. When rjsf cannot even
  * compute the schema's defaults (e.g. a `$ref` by `$id` it cannot resolve), returns an open object
  * schema instead and remembers why: SchemaForm then shows the Raw JSON editor (see unrenderableReason).
  */
 export function toFormSchema(schema: JsonSchema | null | undefined): RJSFSchema {
-  let base = normalize(schema ?? {}) as RJSFSchema;
+  const normalized = normalize(schema ?? {});
+  let base = withOptionTitles(normalized, normalized) as RJSFSchema;
   if (base.type === undefined && base.$ref === undefined && base.oneOf === undefined && base.anyOf === undefined && base.allOf === undefined) {
     base = { ...base, type: "object" };
   }
@@ -93,4 +105,101 @@ export function unrenderableReason(schema: RJSFSchema): string | null {
 export function hasNoFields(schema: RJSFSchema): boolean {
   if (unrenderable.has(schema)) return false;
   return schema.type === "object" && (!schema.properties || Object.keys(schema.properties).length === 0) && !schema.additionalProperties && !schema.$ref;
+}
+
+/** A `const` value as an option label or a fixed field shows it: a string as is, anything else as JSON. */
+export function formatConstValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** The one value a schema allows (`const`, or an `enum` of one), or undefined when it allows more. */
+export function fixedValueOf(schema: unknown): { value: unknown } | undefined {
+  if (!isSchemaNode(schema)) return undefined;
+  if ("const" in schema) return { value: schema.const };
+  if (Array.isArray(schema.enum) && schema.enum.length === 1) return { value: schema.enum[0] };
+  return undefined;
+}
+
+const LABEL_LENGTH = 60;
+
+function shorten(text: string): string {
+  const line = text.split("\n")[0]!.trim();
+  return line.length > LABEL_LENGTH ? `${line.slice(0, LABEL_LENGTH - 1)}…` : line;
+}
+
+/**
+ * The label of one anyOf/oneOf option in its picker (issue 14 point 4): its `title` (a `$ref`'d
+ * option's target's title), else its `const` (or enum of one), else a description of the branch: the
+ * `const` of a property that tells the branches apart ("kind: disk"), its `description`, the name of
+ * the definition it refers to, or its type and constraints ("object with host, port", "integer · 1–9").
+ */
+export function optionLabel(option: unknown, root: unknown): string {
+  if (!isSchemaNode(option)) return option === false ? "nothing" : "any value";
+  let node: Record<string, unknown> = option;
+  let refName: string | null = null;
+  if (typeof option.$ref === "string") {
+    const target = resolveLocalRef(root, option.$ref);
+    refName = option.$ref.split("/").pop() || null;
+    if (isSchemaNode(target)) node = { ...target, ...option };
+  }
+  if (typeof node.title === "string" && node.title.trim() !== "") return node.title;
+  const fixed = fixedValueOf(node);
+  if (fixed) return formatConstValue(fixed.value);
+  const properties = isSchemaNode(node.properties) ? node.properties : {};
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  const discriminators = Object.entries(properties)
+    .map(([key, property]) => ({ key, fixed: fixedValueOf(resolvedNode(property, root)) }))
+    .filter((entry) => entry.fixed !== undefined)
+    .sort((a, b) => Number(required.includes(b.key)) - Number(required.includes(a.key)));
+  if (discriminators.length > 0) return discriminators.map((entry) => `${entry.key}: ${formatConstValue(entry.fixed!.value)}`).join(", ");
+  if (typeof node.description === "string" && node.description.trim() !== "") return shorten(node.description);
+  if (refName) return refName;
+  const keys = Object.keys(properties);
+  if (keys.length > 0) return `object with ${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}`;
+  return describeConstraints(node as RJSFSchema) || "any value";
+}
+
+function resolvedNode(schema: unknown, root: unknown): unknown {
+  return isSchemaNode(schema) && typeof schema.$ref === "string" ? { ...(resolveLocalRef(root, schema.$ref) as object), ...schema } : schema;
+}
+
+/** Titles every untitled anyOf/oneOf option (optionLabel), numbering labels two options would share. */
+function withOptionTitles(node: unknown, root: unknown): unknown {
+  if (Array.isArray(node)) return node.map((child) => withOptionTitles(child, root));
+  if (!isSchemaNode(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : withOptionTitles(value, root);
+  }
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const options = out[key];
+    if (!Array.isArray(options)) continue;
+    const labels = options.map((option) => optionLabel(option, root));
+    out[key] = options.map((option, index) => {
+      if (!isSchemaNode(option) || (typeof option.title === "string" && option.title.trim() !== "")) return option;
+      const label = labels[index]!;
+      const shared = labels.filter((other) => other === label).length > 1;
+      return { ...option, title: shared ? `${label} (option ${index + 1})` : label };
+    });
+  }
+  return out;
+}
+
+/** How a new array item is filled: every default of its schema (nested ones too), and its `const`s. */
+const NEW_ITEM_DEFAULTS: Experimental_DefaultFormStateBehavior = {
+  emptyObjectFields: "populateAllDefaults",
+  constAsDefaults: "skipOneOf",
+  mergeDefaultsIntoFormData: "useFormDataIfPresent",
+};
+
+/**
+ * The value of an item added to an array whose schema is `arraySchema` (issue 14 point 4): the item
+ * schema's defaults — `items`, or `additionalItems` after a tuple — with `$ref`s resolved against
+ * `root`, nested objects' defaults and `const`s filled in; `undefined` when it declares none. The form
+ * itself fills no defaults once drawn (see SchemaForm), so adding an item goes through this.
+ */
+export function newArrayItem(validator: ValidatorType<unknown, RJSFSchema>, arraySchema: RJSFSchema, root: RJSFSchema): unknown {
+  const itemSchema = Array.isArray(arraySchema.items) ? arraySchema.additionalItems : arraySchema.items;
+  if (!isSchemaNode(itemSchema)) return undefined;
+  return getDefaultFormState(validator, itemSchema as RJSFSchema, undefined, root, false, NEW_ITEM_DEFAULTS);
 }

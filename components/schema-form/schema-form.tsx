@@ -2,12 +2,15 @@
 
 import Form from "@rjsf/core";
 import type { ErrorSchema, Experimental_DefaultFormStateBehavior, RJSFSchema } from "@rjsf/utils";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { humanizeFormErrors } from "./ajv-errors";
+import { ErrorVisibilityProvider } from "./error-visibility";
 import { FormErrorBoundary, FormFallback } from "./form-fallback";
 import { unrenderableReason } from "./form-schema";
+import { omitReadOnly } from "./read-only-args";
 import { schemaFormTemplates, schemaFormWidgets } from "./theme";
-import { argsValidator } from "./validator";
+import { UnionPicks } from "./union-picks";
+import { argsValidator, createArgsValidator } from "./validator";
 
 /** Args of a skill call: the form's data. */
 export type Args = Record<string, unknown>;
@@ -25,9 +28,11 @@ const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
 
 /**
  * The args form generated from a skill's JSON Schema (rjsf + ajv 8 with formats), controlled by
- * `value`/`onChange`. Submitting it (the page's Run button points at `formId`) validates first:
- * valid data goes to `onValidSubmit`; otherwise the messages appear on the fields, the first invalid
- * field takes focus, and from then on validation is live. `extraErrors` shows server-side errors;
+ * `value`/`onChange`. A field shows its errors once it loses focus, next to it (a union's under its
+ * picker), and they follow each edit; errors come from the branch of each anyOf/oneOf the person sees
+ * (createArgsValidator). Submitting it (the page's Run button points at `formId`) validates first:
+ * valid data, without its read-only fields (omitReadOnly), goes to `onValidSubmit`; otherwise every
+ * field's messages appear and the first invalid field takes focus. `extraErrors` shows server-side errors;
  * both kinds are worded by lib/client/validation-messages. A schema rjsf cannot draw (see
  * toFormSchema, or any render error) is replaced by the Raw JSON editor with the reason.
  */
@@ -49,25 +54,33 @@ export function SchemaForm({
   disabled?: boolean;
 }) {
   const [attempted, setAttempted] = useState(false);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [picks] = useState(() => new Map<string, number>());
+  const validator = useMemo(() => createArgsValidator(picks), [picks]);
+  const visibility = useMemo(() => ({ attempted, touched }), [attempted, touched]);
   const fallback = (reason: string) => <FormFallback formId={formId} reason={reason} value={value} onChange={onChange} onSubmit={onValidSubmit} />;
   const known = unrenderableReason(schema);
   if (known) return fallback(known);
   return (
     <FormErrorBoundary resetKey={schema} fallback={fallback}>
+      <UnionPicks.Provider value={picks}>
+      <ErrorVisibilityProvider value={visibility}>
       <Form<Args>
         id={formId}
         schema={schema}
-        validator={argsValidator}
+        validator={validator}
         templates={schemaFormTemplates}
         widgets={schemaFormWidgets}
         formData={value}
         onChange={(event) => onChange(event.formData ?? {})}
         onSubmit={(event) => {
           setAttempted(true);
-          onValidSubmit(event.formData ?? {});
+          onValidSubmit(omitReadOnly(argsValidator, schema, event.formData ?? {}, picks));
         }}
         onError={() => setAttempted(true)}
-        liveValidate={attempted ? "onChange" : undefined}
+        onBlur={(id) => setTouched((before) => (before.has(id) ? before : new Set(before).add(id)))}
+        // Every change is validated; which errors show is the templates' call (errorsShownFor).
+        liveValidate="onChange"
         extraErrors={extraErrors}
         extraErrorsBlockSubmit={false}
         transformErrors={humanizeFormErrors}
@@ -78,6 +91,8 @@ export function SchemaForm({
         experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
         aria-label="Arguments"
       />
+      </ErrorVisibilityProvider>
+      </UnionPicks.Provider>
     </FormErrorBoundary>
   );
 }

@@ -9,6 +9,8 @@ import {
 } from "@rjsf/utils";
 import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
+import { useErrorsShown } from "./error-visibility";
+import { useRecordUnionPick } from "./union-picks";
 
 function selectedValues(event: { target: HTMLSelectElement }, multiple: boolean): string | string[] {
   if (!multiple) return event.target.value;
@@ -62,7 +64,10 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
     (raw: string | string[]) => enumOptionValueDecoder(raw, enumOptions, format, emptyValue),
     [enumOptions, format, emptyValue],
   );
-  const invalid = (rawErrors?.length ?? 0) > 0;
+  const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
+  const recordPick = useRecordUnionPick(id);
+  // A union's picker: what it shows is the branch the form validates (see createArgsValidator).
+  recordPick(value);
   const selectValue = enumOptionSelectedValue(value, enumOptions, multiple, format, multiple ? [] : "");
 
   return (
@@ -78,7 +83,11 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
       aria-invalid={invalid || undefined}
       aria-label={hideLabel && label ? label : undefined}
       aria-describedby={ariaDescribedByIds(id)}
-      onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(decode(selectedValues(event, multiple)))}
+      onChange={(event: ChangeEvent<HTMLSelectElement>) => {
+        const next = decode(selectedValues(event, multiple));
+        recordPick(next);
+        onChange(next);
+      }}
       onBlur={(event: FocusEvent<HTMLSelectElement>) => onBlur(id, decode(selectedValues(event, multiple)))}
       onFocus={(event: FocusEvent<HTMLSelectElement>) => onFocus(id, decode(selectedValues(event, multiple)))}
     >

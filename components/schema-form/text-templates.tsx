@@ -1,4 +1,5 @@
 import { errorId, helpId, type DescriptionFieldProps, type FieldErrorProps, type FieldHelpProps, type TitleFieldProps } from "@rjsf/utils";
+import { useErrorsShown } from "./error-visibility";
 import { RequiredMark } from "./field-template";
 
 /** rjsf DescriptionFieldTemplate: muted help text under a control, with the id controls point to. */
@@ -21,10 +22,11 @@ export function TitleFieldTemplate({ id, title, required }: TitleFieldProps) {
   );
 }
 
-/** rjsf FieldErrorTemplate: the field's validation messages in red, with the id its control points to. */
+/** rjsf FieldErrorTemplate: the field's validation messages in red, with the id its control points to, once they show (see errorsShownFor). */
 export function FieldErrorTemplate({ errors = [], fieldPathId }: FieldErrorProps) {
+  const shown = useErrorsShown(fieldPathId.$id);
   const messages = errors.filter(Boolean);
-  if (messages.length === 0) return null;
+  if (!shown || messages.length === 0) return null;
   return (
     <ul id={errorId(fieldPathId)} className="space-y-0.5 text-xs text-red-700">
       {messages.map((message, index) => (

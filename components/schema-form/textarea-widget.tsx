@@ -1,9 +1,10 @@
 import { ariaDescribedByIds, type WidgetProps } from "@rjsf/utils";
 import { Textarea } from "@/components/ui/input";
+import { useErrorsShown } from "./error-visibility";
 
 /** rjsf TextareaWidget (`ui:widget: "textarea"`): a multi-line text field; `ui:options.rows` sets its height. Emptied, it reports `""` (a value; Clear makes the field absent). */
 export function TextareaWidget({ id, htmlName, value, required, disabled, readonly, autofocus, placeholder, onChange, onBlur, onFocus, options, rawErrors }: WidgetProps) {
-  const invalid = (rawErrors?.length ?? 0) > 0;
+  const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   return (
     <Textarea
       id={id}

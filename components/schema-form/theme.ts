@@ -4,16 +4,17 @@ import { BaseInputTemplate } from "./base-input-template";
 import { AddButton, ClearButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, SubmitButton } from "./button-templates";
 import { CheckboxWidget } from "./checkbox-widget";
 import { DateTimeWidget } from "./date-time-widget";
-import { FieldTemplate } from "./field-template";
+import { FieldTemplate, MultiSchemaFieldTemplate } from "./field-template";
 import { ObjectFieldTemplate } from "./object-field-template";
 import { SelectWidget } from "./select-widget";
 import { DescriptionFieldTemplate, FieldErrorTemplate, FieldHelpTemplate, TitleFieldTemplate } from "./text-templates";
 import { TextareaWidget } from "./textarea-widget";
 import { WrapIfAdditionalTemplate } from "./wrap-if-additional-template";
 
-/** The console's rjsf templates (Tailwind-styled): fields, objects, arrays, inputs, texts and buttons. */
+/** The console's rjsf templates (Tailwind-styled): fields, unions, objects, arrays, inputs, texts and buttons. */
 export const schemaFormTemplates: NonNullable<FormProps["templates"]> = {
   FieldTemplate,
+  MultiSchemaFieldTemplate,
   ObjectFieldTemplate,
   ArrayFieldTemplate,
   ArrayFieldItemTemplate,

@@ -8,6 +8,7 @@ import { ajvErrorsToErrorSchema, listAjvErrors } from "@/components/schema-form/
 import { FieldMessageList } from "@/components/schema-form/field-message-list";
 import { hasNoFields, toFormSchema } from "@/components/schema-form/form-schema";
 import { formatArgsJson, parseArgsJson } from "@/components/schema-form/parse-args-json";
+import { omitReadOnly } from "@/components/schema-form/read-only-args";
 import { RawJsonEditor, type ArgsParseError } from "@/components/schema-form/raw-json-editor";
 import { argsValidator } from "@/components/schema-form/validator";
 import { Alert } from "@/components/ui/alert";
@@ -91,6 +92,7 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
  * Run is disabled up front when the policy table denies the class under the chosen persona.
  * `loaded` (a past call's args, from `?from=`) replaces the defaults, even when they no longer match
  * the schema: the mismatch is listed. Presets load the same way; "Copy as curl" copies the current args.
+ * The form never sends read-only fields; the Raw JSON editor sends what it holds (issue 14 point 4).
  */
 export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: LoadedArgs }) {
   const router = useRouter();
@@ -189,7 +191,8 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
   function switchMode(next: Mode) {
     if (next === mode) return;
     if (next === "raw") {
-      setRawText(formatArgsJson(args));
+      // The Raw JSON shows what Run sends: read-only fields only go when typed here.
+      setRawText(formatArgsJson(omitReadOnly(argsValidator, schema, args)));
       setRawError(null);
       setModeMessage(null);
       setMode("raw");
@@ -240,9 +243,9 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
     setPresetId("");
   }
 
-  /** The args as the current editor holds them; null while the raw JSON does not parse. */
+  /** The args as the current editor would send them (the form's without read-only fields); null while the raw JSON does not parse. */
   function currentArgs(): Args | null {
-    if (mode === "form") return args;
+    if (mode === "form") return omitReadOnly(argsValidator, schema, args);
     const parsed = parseArgsJson(rawText);
     return parsed.ok ? parsed.value : null;
   }
@@ -381,7 +384,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
         </p>
         <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:justify-end">
           <CopyCurlButton skill={skill.name} getArgs={() => currentArgs() ?? args} />
-          <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(args))} />
+          <CopyButton label="Copy args as JSON" getText={() => (mode === "raw" ? rawText : formatArgsJson(omitReadOnly(argsValidator, schema, args)))} />
           <Button
             type="submit"
             form={FORM_ID}
