@@ -198,7 +198,8 @@ const NEW_ITEM_DEFAULTS: Experimental_DefaultFormStateBehavior = {
  * `root`, nested objects' defaults and `const`s filled in; `undefined` when it declares none. The form
  * itself fills no defaults once drawn (see SchemaForm), so adding an item goes through this.
  */
-export function newArrayItem(validator: ValidatorType<unknown, RJSFSchema>, arraySchema: RJSFSchema, root: RJSFSchema): unknown {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form data type: only defaults are computed
+export function newArrayItem(validator: ValidatorType<any, RJSFSchema, any>, arraySchema: RJSFSchema, root: RJSFSchema): unknown {
   const itemSchema = Array.isArray(arraySchema.items) ? arraySchema.additionalItems : arraySchema.items;
   if (!isSchemaNode(itemSchema)) return undefined;
   return getDefaultFormState(validator, itemSchema as RJSFSchema, undefined, root, false, NEW_ITEM_DEFAULTS);
