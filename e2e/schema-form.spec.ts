@@ -15,6 +15,43 @@ async function runAndCaptureArgs(page: Page): Promise<unknown> {
   return ((await request).postDataJSON() as { args: unknown }).args;
 }
 
+interface CallRecord {
+  status: string;
+  args: unknown;
+  result: unknown;
+}
+
+/**
+ * Clicks Run, follows the call page it opens and returns the call record the API keeps once it ends:
+ * its `args`, and its `result` (the fixture echoes the args it read on stdin as `{"args": …}`).
+ */
+async function runAndReadCall(page: Page): Promise<CallRecord> {
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/calls\/[^/?]+$/);
+  const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop() ?? "");
+  let call: CallRecord | undefined;
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/v1/calls/${encodeURIComponent(id)}`);
+      call = ((await response.json()) as { call: CallRecord }).call;
+      return call.status;
+    })
+    .toBe("succeeded");
+  return call!;
+}
+
+/** The args the skill received: the call record's args, checked against what the skill echoed. */
+async function runAndReadReceivedArgs(page: Page): Promise<unknown> {
+  const call = await runAndReadCall(page);
+  expect(call.result).toEqual({ args: call.args });
+  return call.args;
+}
+
+/** The texts of every error message the form shows. */
+async function shownErrors(page: Page): Promise<string> {
+  return (await page.locator('#skill-args-form [id$="__error"]').allInnerTexts()).join("\n");
+}
+
 /** The block of one field of the form (label, hint, control, errors), by its path ("targets.0.host"). */
 function field(page: Page, path: string) {
   return page.locator(`[data-field="${path}"]`);
@@ -200,7 +237,6 @@ test("formats and constraints are validated; hints, read-only and deprecated are
 
   expect(await runAndCaptureArgs(page)).toEqual({
     count: 10,
-    region: "eu-west",
     email: "ops@example.com",
     site: "https://example.com/x",
     ip: "192.0.2.10",
@@ -238,7 +274,7 @@ test("absent, null, empty string and empty list stay distinct; numbers type as t
     await expect(input).toHaveValue(text);
   }
 
-  expect(await runAndCaptureArgs(page)).toEqual({ note: "", owner: null, items: [], region: "eu-west", ratio: 1, offset: -0.5, longitude: -74.01 });
+  expect(await runAndCaptureArgs(page)).toEqual({ note: "", owner: null, items: [], ratio: 1, offset: -0.5, longitude: -74.01 });
 });
 
 test("the raw JSON editor is two-way, keeps what is typed and refuses invalid JSON with its position", async ({ page }) => {
@@ -296,9 +332,129 @@ test("the server's invalid_args errors are shown on the fields they concern", as
   await page.goto("/skills/form_scalars");
   await page.getByLabel("Code", { exact: true }).fill("abcd");
   await page.getByLabel("Email", { exact: true }).fill("ops@example.com");
-  expect(await runAndCaptureArgs(page)).toEqual({ count: 10, region: "eu-west", code: "abcd", email: "ops@example.com" });
+  expect(await runAndCaptureArgs(page)).toEqual({ count: 10, code: "abcd", email: "ops@example.com" });
   await expect(field(page, "code")).toHaveAttribute("data-invalid", "true");
   await expect(field(page, "code")).toContainText("5");
   await expect(field(page, "email")).toContainText("must be a valid email address");
   await expect(field(page, "note")).not.toHaveAttribute("data-invalid");
+});
+
+test("a oneOf of $ref'd branches told apart by a const: options named by it, the const filled and fixed, errors from the shown branch on blur", async ({ page }) => {
+  await page.goto("/skills/form_branches");
+  const picker = field(page, "source").getByRole("combobox").first();
+  await expect(picker.locator("option")).toHaveText(["kind: disk", "kind: url"]);
+  const kind = page.locator("#root_source_kind");
+  await expect(kind).toHaveValue("disk");
+  await expect(kind).toHaveAttribute("readonly", "");
+  await picker.selectOption({ label: "kind: url" });
+  await expect(kind).toHaveValue("url");
+  await expect(page.locator("#root_source_path")).toHaveCount(0);
+
+  const href = page.locator("#root_source_href");
+  await href.fill("nope");
+  // Not yet: the field still has the focus.
+  await expect(field(page, "source.href")).not.toHaveAttribute("data-invalid");
+  await href.press("Tab");
+  await expect(field(page, "source.href")).toHaveAttribute("data-invalid", "true");
+  await expect(field(page, "source.href")).toContainText("must be a valid URI");
+
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(href).toBeFocused();
+  const errors = await shownErrors(page);
+  expect(errors).toContain("must be a valid URI");
+  expect(errors).not.toMatch(/disk|path|must match exactly one/i);
+
+  await href.fill("https://example.com/a");
+  await expect(page.locator("[data-invalid]")).toHaveCount(0);
+  expect(await runAndReadReceivedArgs(page)).toEqual({ source: { kind: "url", href: "https://example.com/a" }, level: "only" });
+});
+
+test("an array of unions: each new item gets its branch's defaults and consts of any JSON type; a union's errors show under its picker", async ({ page }) => {
+  await page.goto("/skills/form_branches");
+  await page.locator("#root_source_path").fill("/data");
+  await expect(page.getByLabel("Level", { exact: true })).toHaveValue("only");
+
+  const steps = page.locator("fieldset#root_steps");
+  for (let i = 0; i < 3; i++) await steps.getByRole("button", { name: "Add item" }).click();
+  const stepPicker = (index: number) => field(page, `steps.${index}`).getByRole("combobox").first();
+  await expect(stepPicker(0).locator("option")).toHaveText(["op: 1", "op: true", "Stops the run."]);
+  await expect(page.locator("#root_steps_0_op")).toHaveValue("1");
+  await expect(page.locator("#root_steps_0_times")).toHaveValue("5");
+  await stepPicker(1).selectOption({ label: "op: true" });
+  await expect(page.locator("#root_steps_1_op")).toHaveValue("true");
+  await expect(page.locator("#root_steps_1_flag")).toHaveValue("on");
+  await expect(page.locator("#root_steps_1_opts")).toHaveValue('{"dry":false}');
+  await stepPicker(2).selectOption({ label: "Stops the run." });
+  await page.locator("#root_steps_2_reason").fill("done");
+
+  const limitPicker = field(page, "limit").getByRole("combobox").first();
+  await expect(limitPicker.locator("option")).toHaveText(["integer · ≥ 1", "Size"]);
+  const limit = page.locator("#root_limit");
+  await limit.fill("0");
+  await limit.press("Tab");
+  await expect(field(page, "limit").getByTestId("union-picker")).toContainText("must be at least 1");
+  await limit.fill("3");
+  await expect(page.locator("[data-invalid]")).toHaveCount(0);
+
+  expect(await runAndReadReceivedArgs(page)).toEqual({
+    source: { kind: "disk", path: "/data" },
+    steps: [{ op: 1, times: 5 }, { op: true, flag: "on", opts: { dry: false } }, { reason: "done" }],
+    level: "only",
+    limit: 3,
+  });
+});
+
+test("read-only fields deep in objects and array items are shown, not sent; new items hold the $ref'd item defaults; a map shows key and value side by side, not sent and Clear", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+
+  const targets = page.locator("fieldset#root_targets");
+  await targets.getByRole("button", { name: "Add item" }).click();
+  await targets.getByRole("button", { name: "Add item" }).click();
+  await expect(page.locator("#root_targets_0_host")).toHaveValue("localhost");
+  await expect(page.locator("#root_targets_0_port")).toHaveValue("22");
+  await expect(page.locator("#root_targets_0_id")).toHaveValue("srv-1");
+  await expect(page.locator("#root_targets_0_tls_verify")).toBeChecked();
+  await page.locator("#root_targets_1_host").fill("db");
+
+  const env = field(page, "env");
+  await expect(env.getByTestId("field-state")).toHaveText("not sent");
+  await page.locator("fieldset#root_env").getByRole("button", { name: "Add property" }).click();
+  await expect(env.getByTestId("field-state")).toHaveCount(0);
+  await page.getByLabel("Key of newKey").fill("PATH");
+  await page.getByLabel("Key of newKey").blur();
+  const value = page.locator("#root_env_PATH");
+  await value.fill("/bin");
+  const keyBox = (await page.getByLabel("Key of PATH").boundingBox())!;
+  const valueBox = (await value.boundingBox())!;
+  expect(Math.abs(keyBox.y - valueBox.y)).toBeLessThan(2);
+  expect(valueBox.x).toBeGreaterThan(keyBox.x + keyBox.width);
+
+  const limits = field(page, "limits");
+  await page.locator("fieldset#root_limits").getByRole("button", { name: "Add property" }).click();
+  const entry = page.locator("#root_limits_newKey");
+  await entry.fill("-1");
+  await entry.press("Tab");
+  await expect(field(page, "limits.newKey")).toContainText("must be at least 0");
+  await page.getByRole("button", { name: "Clear Limits" }).click();
+  await expect(limits.getByTestId("field-state")).toHaveText("not sent");
+  await expect(page.locator("[data-invalid]")).toHaveCount(0);
+
+  expect(await runAndReadReceivedArgs(page)).toEqual({
+    targets: [
+      { host: "localhost", port: 22, tls: { verify: true } },
+      { host: "db", port: 22, tls: { verify: true } },
+    ],
+    env: { PATH: "/bin" },
+  });
+});
+
+test("a read-only field is sent when the person types it into the raw JSON", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await expect(raw).toHaveValue("{}");
+  await raw.fill('{"region": "us-east", "meta": {"etag": "e2"}}');
+  expect(await runAndReadReceivedArgs(page)).toEqual({ region: "us-east", meta: { etag: "e2" } });
 });

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { buttonId, getTemplate, getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from "@rjsf/utils";
-import { RequiredMark, useAddArrayItem } from "./field-template";
+import { RequiredMark } from "./field-template";
 import { IconButton } from "./button-templates";
 
 /**
  * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend, its description, the items,
  * and an "Add item" button while more items are allowed. The item it adds holds its schema's defaults
- * (see FieldTemplate's useAddArrayItem) and gets the focus (its first control), so a keyboard user
+ * (see ArrayFieldWithItemDefaults) and gets the focus (its first control), so a keyboard user
  * types into it rather than into the button.
  */
 export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
@@ -18,7 +18,6 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const description = uiOptions.description || schema.description;
   const list = useRef<HTMLOListElement>(null);
   const added = useRef(false);
-  const addItem = useAddArrayItem();
   useEffect(() => {
     if (!added.current) return;
     added.current = false;
@@ -51,8 +50,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
             className="rjsf-array-item-add"
             onClick={(event) => {
               added.current = true;
-              if (addItem) addItem();
-              else onAddClick(event);
+              onAddClick(event);
             }}
             disabled={disabled || readonly}
             uiSchema={uiSchema}

@@ -4,7 +4,7 @@ import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
 import { describeConstraints } from "./constraint-hint";
 import { useErrorsShown } from "./error-visibility";
-import { fixedValueOf, formatConstValue, newArrayItem } from "./form-schema";
+import { fixedValueOf, formatConstValue } from "./form-schema";
 
 /** The `*` after a required field's label (hidden from screen readers, which hear "required" instead). */
 export function RequiredMark() {
@@ -33,14 +33,6 @@ const EnclosingUnion = createContext<string | null>(null);
 
 /** The errors of the anyOf/oneOf field being drawn, shown under its picker (see MultiSchemaFieldTemplate). */
 const UnionErrors = createContext<ReactNode>(null);
-
-/** Adds an item to the array being drawn, filled with its item schema's defaults (see newArrayItem). */
-const AddArrayItem = createContext<(() => void) | null>(null);
-
-/** The Add item action of the array being drawn, or null (then rjsf's own adds the item). */
-export function useAddArrayItem(): (() => void) | null {
-  return useContext(AddArrayItem);
-}
 
 /**
  * The line above a field: its label, its type and constraints ("integer · 1–100"), `read-only` and
@@ -78,6 +70,14 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
   const canNull = editable && allowsNull(schema) && formData !== null;
   const state = isArrayItem || isFixed ? null : formData === null ? "null" : formData === undefined && !required ? "not sent" : null;
   if (!showLabel && !hint && !schema.readOnly && !schema.deprecated && !canClear && !canNull && !state && !isFixed) return null;
+  // An array item or a map value: only its label for screen readers, which takes no room beside its siblings.
+  if (isArrayItem && !schema.readOnly && !schema.deprecated && !isFixed) {
+    return (
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+    );
+  }
   return (
     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
       {showLabel ? (
@@ -146,7 +146,7 @@ function FixedValue({ id, value, formData, active, onFill }: { id: string; value
  * readers only (the map's key box names the value); the root object has no header; the chosen option of
  * an anyOf/oneOf field (same id as the field) shows only its constraints, under the field's own header,
  * and the union's errors show under its picker. A field that allows one value shows it, read-only, and
- * holds it (FixedValue); an array's Add item fills the item schema's defaults (newArrayItem).
+ * holds it (FixedValue).
  */
 export function FieldTemplate(props: FieldTemplateProps) {
   const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema, formData, onChange, disabled, readonly, id } = props;
@@ -156,7 +156,8 @@ export function FieldTemplate(props: FieldTemplateProps) {
   // A union of consts is drawn as a select (rjsf's isSelect), not as a picker of branches.
   const isUnion = Boolean(schema.anyOf || schema.oneOf) && !registry.schemaUtils.isSelect(schema);
   const isUnionOption = !isUnion && enclosingUnion === fieldPathId.$id;
-  const fixed = fixedValueOf(schema);
+  // A union's const option is the picker's business (rjsf sets it when picked, Clear unsets it).
+  const fixed = isUnionOption ? undefined : fixedValueOf(schema);
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate("WrapIfAdditionalTemplate", registry, uiOptions);
   const invalid = errorsShown && (rawErrors?.length ?? 0) > 0;
@@ -170,10 +171,6 @@ export function FieldTemplate(props: FieldTemplateProps) {
     <EnclosingUnion.Provider value={fieldPathId.$id}>
       <UnionErrors.Provider value={errors}>{children}</UnionErrors.Provider>
     </EnclosingUnion.Provider>
-  ) : schema.type === "array" && !readonly && !disabled ? (
-    <AddArrayItem.Provider value={() => onChange([...(Array.isArray(formData) ? formData : []), newArrayItem(registry.schemaUtils.getValidator(), schema, registry.rootSchema)], fieldPathId.path)}>
-      {children}
-    </AddArrayItem.Provider>
   ) : (
     children
   );

@@ -151,7 +151,8 @@ export function optionLabel(option: unknown, root: unknown): string {
     .map(([key, property]) => ({ key, fixed: fixedValueOf(resolvedNode(property, root)) }))
     .filter((entry) => entry.fixed !== undefined)
     .sort((a, b) => Number(required.includes(b.key)) - Number(required.includes(a.key)));
-  if (discriminators.length > 0) return discriminators.map((entry) => `${entry.key}: ${formatConstValue(entry.fixed!.value)}`).join(", ");
+  const discriminator = discriminators[0];
+  if (discriminator) return `${discriminator.key}: ${formatConstValue(discriminator.fixed!.value)}`;
   if (typeof node.description === "string" && node.description.trim() !== "") return shorten(node.description);
   if (refName) return refName;
   const keys = Object.keys(properties);
@@ -195,12 +196,21 @@ const NEW_ITEM_DEFAULTS: Experimental_DefaultFormStateBehavior = {
 /**
  * The value of an item added to an array whose schema is `arraySchema` (issue 14 point 4): the item
  * schema's defaults — `items`, or `additionalItems` after a tuple — with `$ref`s resolved against
- * `root`, nested objects' defaults and `const`s filled in; `undefined` when it declares none. The form
- * itself fills no defaults once drawn (see SchemaForm), so adding an item goes through this.
+ * `root`, nested objects' defaults and `const`s filled in (newValueOf); `undefined` when it declares
+ * none. The form itself fills no defaults once drawn (see SchemaForm), so adding an item goes through
+ * this (ArrayFieldWithItemDefaults).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form data type: only defaults are computed
 export function newArrayItem(validator: ValidatorType<any, RJSFSchema, any>, arraySchema: RJSFSchema, root: RJSFSchema): unknown {
   const itemSchema = Array.isArray(arraySchema.items) ? arraySchema.additionalItems : arraySchema.items;
-  if (!isSchemaNode(itemSchema)) return undefined;
-  return getDefaultFormState(validator, itemSchema as RJSFSchema, undefined, root, false, NEW_ITEM_DEFAULTS);
+  return isSchemaNode(itemSchema) ? newValueOf(validator, itemSchema as RJSFSchema, root) : undefined;
+}
+
+/**
+ * A fresh value for `schema` (an array item, a map value): its defaults with `$ref`s resolved against
+ * `root`, nested objects' defaults and `const`s filled in; `undefined` when it declares none.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form data type: only defaults are computed
+export function newValueOf(validator: ValidatorType<any, RJSFSchema, any>, schema: RJSFSchema, root: RJSFSchema): unknown {
+  return getDefaultFormState(validator, schema, undefined, root, false, NEW_ITEM_DEFAULTS);
 }

@@ -8,6 +8,12 @@ type Path = readonly (string | number)[];
 
 const DROP = Symbol("drop");
 
+/** True when stripping turned a non-empty object into an empty one. */
+function isEmptied(before: unknown, after: unknown): boolean {
+  const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+  return isObject(before) && isObject(after) && Object.keys(before as object).length > 0 && Object.keys(after as object).length === 0;
+}
+
 function strip(validator: Validator, root: RJSFSchema, schemas: readonly unknown[], data: unknown, path: Path, chosen: ChosenOptions): unknown {
   const applicable = applicableSchemas(validator, root, schemas, data, path, chosen);
   if (applicable.some((schema) => schema.readOnly === true)) return DROP;
@@ -21,9 +27,12 @@ function strip(validator: Validator, root: RJSFSchema, schemas: readonly unknown
   }
   if (typeof data === "object" && data !== null) {
     const out: Record<string, unknown> = {};
+    const required = new Set(applicable.flatMap((schema) => (Array.isArray(schema.required) ? schema.required : [])));
     for (const [key, value] of Object.entries(data)) {
       const kept = strip(validator, root, applicable.flatMap((schema) => propertySchemas(schema, key)), value, [...path, key], chosen);
-      if (kept !== DROP) out[key] = kept;
+      // An optional object that held only read-only values was filled by the form, not by the person.
+      if (kept === DROP || (isEmptied(value, kept) && !required.has(key))) continue;
+      out[key] = kept;
     }
     return out;
   }
@@ -35,7 +44,7 @@ function strip(validator: Validator, root: RJSFSchema, schemas: readonly unknown
  * nested objects, array items, map values, `$ref`'d definitions, `allOf` members, the shown branch of
  * each anyOf/oneOf (`chosen`, see chosenOptionIndex) and the taken branch of an `if`. A read-only field
  * shows its value in the form but is not sent (issue 14 point 4); an array item whose schema is
- * read-only is left out of its array. The Raw JSON editor sends what it holds, so a person who types
+ * read-only is left out of its array, and an optional object left empty by this is left out too. The Raw JSON editor sends what it holds, so a person who types
  * a read-only field there sends it. Returns a new object; `args` is not changed.
  */
 export function omitReadOnly(validator: Validator, schema: RJSFSchema, args: Record<string, unknown>, chosen: ChosenOptions = new Map()): Record<string, unknown> {

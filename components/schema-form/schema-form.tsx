@@ -8,7 +8,7 @@ import { ErrorVisibilityProvider } from "./error-visibility";
 import { FormErrorBoundary, FormFallback } from "./form-fallback";
 import { unrenderableReason } from "./form-schema";
 import { omitReadOnly } from "./read-only-args";
-import { schemaFormTemplates, schemaFormWidgets } from "./theme";
+import { schemaFormFields, schemaFormTemplates, schemaFormWidgets } from "./theme";
 import { UnionPicks } from "./union-picks";
 import { argsValidator, createArgsValidator } from "./validator";
 
@@ -70,6 +70,7 @@ export function SchemaForm({
         schema={schema}
         validator={validator}
         templates={schemaFormTemplates}
+        fields={schemaFormFields}
         widgets={schemaFormWidgets}
         formData={value}
         onChange={(event) => onChange(event.formData ?? {})}

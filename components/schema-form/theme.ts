@@ -1,4 +1,5 @@
 import type { FormProps } from "@rjsf/core";
+import { ArrayFieldWithItemDefaults } from "./array-field";
 import { ArrayFieldItemTemplate, ArrayFieldTemplate } from "./array-field-template";
 import { BaseInputTemplate } from "./base-input-template";
 import { AddButton, ClearButton, CopyButton, MoveDownButton, MoveUpButton, RemoveButton, SubmitButton } from "./button-templates";
@@ -33,4 +34,9 @@ export const schemaFormWidgets: NonNullable<FormProps["widgets"]> = {
   CheckboxWidget,
   TextareaWidget,
   DateTimeWidget,
+};
+
+/** The console's rjsf fields: arrays whose new items hold their schema's defaults. */
+export const schemaFormFields: NonNullable<FormProps["fields"]> = {
+  ArrayField: ArrayFieldWithItemDefaults,
 };
