@@ -160,6 +160,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const fixed = isUnionOption ? undefined : fixedValueOf(schema);
   const uiOptions = getUiOptions(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate("WrapIfAdditionalTemplate", registry, uiOptions);
+  const FieldErrorTemplate = getTemplate("FieldErrorTemplate", registry, uiOptions);
   const invalid = errorsShown && (rawErrors?.length ?? 0) > 0;
   // An array item's label ("Patterns-1") only repeats the array's legend and the item's number, and a
   // map value's label only repeats its key: keep them for screen readers.
@@ -169,7 +170,8 @@ export function FieldTemplate(props: FieldTemplateProps) {
     <FixedValue id={id} value={fixed.value} formData={formData} active={!disabled && !readonly} onFill={() => onChange(fixed.value, fieldPathId.path)} />
   ) : isUnion ? (
     <EnclosingUnion.Provider value={fieldPathId.$id}>
-      <UnionErrors.Provider value={errors}>{children}</UnionErrors.Provider>
+      {/* rjsf leaves a union's errors to its option's field; they show under the picker instead. */}
+      <UnionErrors.Provider value={<FieldErrorTemplate errors={rawErrors} fieldPathId={fieldPathId} schema={schema} uiSchema={uiSchema} registry={registry} />}>{children}</UnionErrors.Provider>
     </EnclosingUnion.Provider>
   ) : (
     children

@@ -28,8 +28,8 @@ const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
 
 /**
  * The args form generated from a skill's JSON Schema (rjsf + ajv 8 with formats), controlled by
- * `value`/`onChange`. A field shows its errors once it loses focus, next to it (a union's under its
- * picker), and they follow each edit; errors come from the branch of each anyOf/oneOf the person sees
+ * `value`/`onChange`. A field shows its errors once it loses focus after the person changed it, next to
+ * it (a union's under its picker), and they follow each edit; errors come from the branch of each anyOf/oneOf the person sees
  * (createArgsValidator). Submitting it (the page's Run button points at `formId`) validates first:
  * valid data, without its read-only fields (omitReadOnly), goes to `onValidSubmit`; otherwise every
  * field's messages appear and the first invalid field takes focus. `extraErrors` shows server-side errors;
@@ -56,6 +56,7 @@ export function SchemaForm({
   const [attempted, setAttempted] = useState(false);
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
   const [picks] = useState(() => new Map<string, number>());
+  const [focusedValues] = useState(() => new Map<string, string>());
   const validator = useMemo(() => createArgsValidator(picks), [picks]);
   const visibility = useMemo(() => ({ attempted, touched }), [attempted, touched]);
   const fallback = (reason: string) => <FormFallback formId={formId} reason={reason} value={value} onChange={onChange} onSubmit={onValidSubmit} />;
@@ -79,7 +80,13 @@ export function SchemaForm({
           onValidSubmit(omitReadOnly(argsValidator, schema, event.formData ?? {}, picks));
         }}
         onError={() => setAttempted(true)}
-        onBlur={(id) => setTouched((before) => (before.has(id) ? before : new Set(before).add(id)))}
+        onFocus={(id, data) => focusedValues.set(id, JSON.stringify(data) ?? "")}
+        onBlur={(id, data) => {
+          // Only a field the person changed counts: leaving a field that Add item focused, or tabbing
+          // through one, shows nothing (and moves nothing under the pointer) until Run.
+          if ((JSON.stringify(data) ?? "") === focusedValues.get(id)) return;
+          setTouched((before) => (before.has(id) ? before : new Set(before).add(id)));
+        }}
         // Every change is validated; which errors show is the templates' call (errorsShownFor).
         liveValidate="onChange"
         extraErrors={extraErrors}
