@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
@@ -73,6 +73,49 @@ test("an admin adds a webhook, sends a signed test, reads the delivery log, disa
     await dialog.getByRole("button", { name: "Delete webhook" }).click();
     await expect(page.getByTestId("webhook-card").filter({ hasText: url })).toHaveCount(0);
   } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("an approval request's link opens the Approvals page at that approval's card", async ({ page, request }) => {
+  const received: string[] = [];
+  const server = http.createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      received.push(Buffer.concat(chunks).toString("utf8"));
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const nonce = `wh-${randomBytes(5).toString("hex")}`;
+  let webhookId: string | null = null;
+  let callId: string | null = null;
+  try {
+    const created = await request.post("/api/v1/webhooks", { data: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/approvals`, events: ["approval.requested"] } });
+    expect(created.status(), await created.text()).toBe(201);
+    webhookId = ((await created.json()) as { webhook: { id: string } }).webhook.id;
+    const persona = await request.post("/api/v1/personas", { data: { name: `dual-${nonce}`, description: "e2e: webhooks", permission_mode: "dual-sign-required", skills: { allow: ["*"], deny: [] } } });
+    expect(persona.status(), await persona.text()).toBeLessThan(300);
+    const call = await request.post("/api/v1/skills/wipe_cache/calls", { data: { args: { nonce }, persona: `dual-${nonce}`, wait: false } });
+    expect(call.status(), await call.text()).toBe(202);
+    callId = ((await call.json()) as { call: { id: string } }).call.id;
+
+    const id = callId;
+    await expect.poll(() => received.find((body) => body.includes(id)) ?? null).not.toBeNull();
+    const payload = JSON.parse(received.find((body) => body.includes(id))!) as { url: string; approval: { id: string } };
+    expect(payload.url).toBe(`/approvals#approval-${payload.approval.id}`);
+    await page.goto(payload.url);
+    const card = page.locator(`[data-approval-id="${payload.approval.id}"]`);
+    await expect(card).toBeFocused();
+    await expect(card).toBeInViewport();
+    await expect(card).toHaveAttribute("data-call-id", id);
+  } finally {
+    // Nothing left waiting for other tests' queues to count.
+    if (callId) await request.post(`/api/v1/calls/${callId}/cancel`);
+    await request.delete(`/api/v1/personas/dual-${nonce}`);
+    if (webhookId) await request.delete(`/api/v1/webhooks/${webhookId}`);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }

@@ -47,7 +47,7 @@ export function ApprovalCard({ approval, identity }: { approval: Approval; ident
   const pending = approval.status === "pending";
 
   return (
-    <Card aria-label={`Approval of ${call.skill} requested by ${approval.requestedBy}`} data-testid="approval-card" data-approval-id={approval.id} data-call-id={call.id}>
+    <Card id={`approval-${approval.id}`} className="scroll-mt-20" aria-label={`Approval of ${call.skill} requested by ${approval.requestedBy}`} data-testid="approval-card" data-approval-id={approval.id} data-call-id={call.id}>
       <div className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-200 px-4 py-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">

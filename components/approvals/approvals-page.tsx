@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
@@ -70,6 +71,25 @@ function StatusTabs({ current }: { current: Tab }) {
 }
 
 /**
+ * Once the approvals are shown, scrolls to the one the address names (`#approval-<id>`: the link a
+ * webhook's approval request carries) — the browser looked for it before the list had loaded — and
+ * moves focus to it, once per address.
+ */
+function useScrollToLinkedApproval(loaded: boolean) {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    const hash = window.location.hash;
+    if (!loaded || !hash.startsWith("#approval-") || done.current === hash) return;
+    const card = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!card) return;
+    done.current = hash;
+    card.scrollIntoView({ block: "start" });
+    card.setAttribute("tabindex", "-1");
+    card.focus({ preventScroll: true });
+  }, [loaded]);
+}
+
+/**
  * The Approvals page body (issue 4 points 4 and 6): on the pending tab first the mutating calls awaiting
  * one confirmation (ConfirmationQueue), then the queue of dual-sign requests of one status (pending by
  * default; tabs for approved, denied, expired, void and all, in `?status=`), newest first, each as an
@@ -81,6 +101,7 @@ export function ApprovalsPage() {
   const approvals = useApprovals(tab);
   const identity = useIdentity();
   const denied = useLastDenial();
+  useScrollToLinkedApproval(approvals.isSuccess);
 
   return (
     <>

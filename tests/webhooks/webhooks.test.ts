@@ -193,7 +193,7 @@ describe("deliveries", () => {
     expect(payload).toMatchObject({
       event: "approval.requested",
       actor: requester.email,
-      url: `${PUBLIC_URL}/calls/${call.id}`,
+      url: `${PUBLIC_URL}/approvals#approval-${approvalId}`,
       call: { id: call.id, skill: "wh_wiper", status: "awaiting_approval" },
       approval: { id: approvalId, kind: "call" },
       pack: null,

@@ -35,7 +35,8 @@ function packPart(entry: AuditInput, action: string | null): EventPayload["pack"
  * change's own transaction: the delivery is queued in that same transaction (webhook-outbox.ts), so a
  * change is never told without happening, nor happens without being told. The payload holds ids,
  * names, statuses, times and the error or reason cut to STORED_TEXT_MAX — never args or results.
- * `url` is a path of the console's pages. Pure.
+ * `url` is a path of the console's pages: a requested call approval's card on the Approvals page
+ * (where it is signed), else the call's or the pack's page. Pure.
  */
 export function webhookEventOf(entry: AuditInput, at: Date): { event: WebhookEvent; payload: EventPayload } | null {
   const details = entry.details ?? {};
@@ -46,7 +47,8 @@ export function webhookEventOf(entry: AuditInput, at: Date): { event: WebhookEve
   const packApproval = (more: Partial<NonNullable<EventPayload["approval"]>> = {}): EventPayload["approval"] => (entry.approvalId ? { id: entry.approvalId, kind: "pack", ...more } : null);
   switch (entry.action) {
     case "approval.requested":
-      return { event: "approval.requested", payload: { ...base, url: callUrl, call: callPart(entry, "awaiting_approval"), approval: callApproval({ expiresAt: text(details.expiresAt) }), pack: null } };
+      // To the approval's card on the Approvals page, where approvers sign or deny it.
+      return { event: "approval.requested", payload: { ...base, url: entry.approvalId ? `/approvals#approval-${encodeURIComponent(entry.approvalId)}` : "/approvals", call: callPart(entry, "awaiting_approval"), approval: callApproval({ expiresAt: text(details.expiresAt) }), pack: null } };
     case "approval.approved":
       return {
         event: "approval.decided",
