@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { DateTime } from "@/components/ui/date-time";
 import { formatInstantTitle, formatRelative, formatTimeZone } from "@/lib/client/format-time";
 import type { Call } from "@/lib/types/call";
@@ -46,34 +46,33 @@ export function CallsTable({ calls }: { calls: Call[] }) {
   const zone = calls[0] ? formatTimeZone(calls[0].createdAt) : "";
   return (
     <Table caption="Calls, newest first">
-      <thead>
-        <tr>
-          <Th>Status</Th>
-          <Th>Skill</Th>
-          <Th>Call</Th>
-          <Th>
-            Started{zone ? <span className="ml-1 font-normal normal-case">({zone})</span> : null}
-          </Th>
-          <Th className="text-right">Duration</Th>
-          <Th className="text-right">Exit</Th>
-          <Th>Requested by</Th>
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Status</Th>
+        <Th>Skill</Th>
+        <Th>Call</Th>
+        <Th>
+          Started{zone ? <span className="ml-1 font-normal normal-case">({zone})</span> : null}
+        </Th>
+        <Th className="text-right">Duration</Th>
+        <Th className="text-right">Exit</Th>
+        <Th>Requested by</Th>
+        <Th>
+          <span className="sr-only">Actions</span>
+        </Th>
+      </TableHead>
+      <TableBody>
         {calls.map((call) => (
           <Tr key={call.id} className="relative">
-            <Td>
+            <Td label="Status">
               <CallStatusBadge status={call.status} />
             </Td>
-            <Td>
+            {/* A skill name is one word of up to 64 characters: it wraps rather than push the later columns out of sight. */}
+            <Td label="Skill" className="min-w-40 [overflow-wrap:anywhere]">
               <Link href={`/skills/${encodeURIComponent(call.skill)}`} className="relative z-10 font-mono text-[13px] font-medium text-zinc-900 hover:text-blue-700 hover:underline">
                 {call.skill}
               </Link>
             </Td>
-            <Td>
+            <Td label="Call" className="whitespace-nowrap">
               <Link
                 href={`/calls/${encodeURIComponent(call.id)}`}
                 className="font-mono text-xs text-blue-700 after:absolute after:inset-0 hover:underline focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-blue-600"
@@ -83,22 +82,22 @@ export function CallsTable({ calls }: { calls: Call[] }) {
                 {call.id.slice(0, 12)}
               </Link>
             </Td>
-            <Td className="whitespace-nowrap text-zinc-600 tabular-nums">
+            <Td label="Started" className="whitespace-nowrap text-zinc-600 tabular-nums">
               <StartedCell call={call} />
             </Td>
-            <Td className="text-right text-xs">
+            <Td label="Duration" className="text-right text-xs">
               <Duration ms={call.durationMs} emptyLabel={call.startedAt ? "still running" : "never ran"} />
             </Td>
-            <Td className="text-right">
+            <Td label="Exit" className="text-right">
               <ExitCode code={call.exitCode} />
             </Td>
-            <Td className="text-zinc-600">{call.requestedBy}</Td>
+            <Td label="Requested by" className="text-zinc-600">{call.requestedBy}</Td>
             <Td className="text-right">
               <RerunLink call={call} compact />
             </Td>
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

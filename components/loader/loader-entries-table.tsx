@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { EmptyValue } from "@/components/ui/empty-value";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import type { LoaderEntry } from "@/lib/types/skill";
 
 /** Path of a manifest relative to its root when it lies under it, else the absolute path. */
@@ -19,18 +19,16 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
   if (entries.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">None.</p>;
   return (
     <Table caption={caption}>
-      <thead>
-        <tr>
-          <Th>Name</Th>
-          <Th>Kind</Th>
-          <Th>Manifest</Th>
-          {withReason ? <Th>Reason</Th> : <Th>Root</Th>}
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Name</Th>
+        <Th>Kind</Th>
+        <Th>Manifest</Th>
+        {withReason ? <Th>Reason</Th> : <Th>Root</Th>}
+      </TableHead>
+      <TableBody>
         {entries.map((entry) => (
           <Tr key={`${entry.path}:${entry.name ?? ""}`}>
-            <Td className="font-mono text-[13px] whitespace-nowrap">
+            <Td label="Name" className="font-mono text-[13px] whitespace-nowrap">
               {entry.name === null ? (
                 <EmptyValue label="no name could be read" />
               ) : registeredNames.has(entry.name) ? (
@@ -41,8 +39,8 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
                 entry.name
               )}
             </Td>
-            <Td className="text-xs whitespace-nowrap text-zinc-600">{entry.kind === "native" ? "native" : "subprocess"}</Td>
-            <Td className="font-mono text-xs break-all text-zinc-600" title={entry.path}>
+            <Td label="Kind" className="text-xs whitespace-nowrap text-zinc-600">{entry.kind === "native" ? "native" : "subprocess"}</Td>
+            <Td label="Manifest" className="font-mono text-xs break-all text-zinc-600" title={entry.path}>
               {shortPath(entry)}
               {entry.warnings.length > 0 ? (
                 <ul className="mt-1 list-disc space-y-0.5 pl-4 font-sans text-[12px] text-amber-800" aria-label={`warnings of ${entry.name ?? entry.path}`}>
@@ -65,13 +63,13 @@ export function LoaderEntriesTable({ entries, caption, withReason, registeredNam
               ) : null}
             </Td>
             {withReason ? (
-              <Td className="text-[13px] break-words text-red-800">{entry.reason ?? <EmptyValue label="no reason given" />}</Td>
+              <Td label="Reason" className="text-[13px] break-words text-red-800">{entry.reason ?? <EmptyValue label="no reason given" />}</Td>
             ) : (
-              <Td className="font-mono text-xs break-all text-zinc-500">{entry.root}</Td>
+              <Td label="Root" className="font-mono text-xs break-all text-zinc-500">{entry.root}</Td>
             )}
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

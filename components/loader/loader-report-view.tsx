@@ -9,7 +9,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { DateTime } from "@/components/ui/date-time";
 import { EmptyValue } from "@/components/ui/empty-value";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { formatDuration } from "@/lib/client/format-time";
 import { useLoaderReport, useReloadLoader, type LoaderState } from "@/lib/client/use-loader-report";
 import { scanChanges, type LoaderReport, type LoaderScan, type LoaderWatch } from "@/lib/types/skill";
@@ -31,26 +31,24 @@ function RootsTable({ report }: { report: LoaderReport }) {
   if (report.roots.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">No allow-list root is configured.</p>;
   return (
     <Table caption="Allow-list roots">
-      <thead>
-        <tr>
-          <Th>Root</Th>
-          <Th>Status</Th>
-          <Th>Reason</Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Root</Th>
+        <Th>Status</Th>
+        <Th>Reason</Th>
+      </TableHead>
+      <TableBody>
         {report.roots.map((root) => (
           <Tr key={root.path}>
-            <Td className="font-mono text-xs break-all">{root.path}</Td>
-            <Td>
+            <Td label="Root" className="font-mono text-xs break-all">{root.path}</Td>
+            <Td label="Status">
               <Badge tone={root.status === "scanned" ? "green" : "amber"} dot>
                 {root.status}
               </Badge>
             </Td>
-            <Td className="text-[13px] text-zinc-600">{root.reason ?? <EmptyValue label="no reason" />}</Td>
+            <Td label="Reason" className="text-[13px] text-zinc-600">{root.reason ?? <EmptyValue label="no reason" />}</Td>
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }
@@ -94,22 +92,20 @@ function HistoryTable({ history }: { history: LoaderScan[] }) {
   if (history.length === 0) return <p className="px-4 py-5 text-center text-sm text-zinc-500">No scan yet.</p>;
   return (
     <Table caption="Scan history">
-      <thead>
-        <tr>
-          <Th>When</Th>
-          <Th>Why</Th>
-          <Th>Took</Th>
-          <Th>Skills</Th>
-          <Th>What changed</Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>When</Th>
+        <Th>Why</Th>
+        <Th>Took</Th>
+        <Th>Skills</Th>
+        <Th>What changed</Th>
+      </TableHead>
+      <TableBody>
         {history.map((scan, index) => (
           <Tr key={`${scan.at}-${index}`}>
-            <Td className="text-[13px] whitespace-nowrap">
+            <Td label="When" className="text-[13px] whitespace-nowrap">
               <DateTime iso={scan.at} />
             </Td>
-            <Td className="text-[13px]">
+            <Td label="Why" className="text-[13px]">
               {TRIGGER_LABELS[scan.trigger]}
               {scan.trigger === "watch" && scan.pathCount > 0 ? (
                 <span className="mt-0.5 block font-mono text-[11px] break-all text-zinc-500">
@@ -118,16 +114,16 @@ function HistoryTable({ history }: { history: LoaderScan[] }) {
                 </span>
               ) : null}
             </Td>
-            <Td className="text-[13px] tabular-nums whitespace-nowrap">{formatDuration(scan.durationMs)}</Td>
-            <Td className="text-[13px] tabular-nums">
+            <Td label="Took" className="text-[13px] tabular-nums whitespace-nowrap">{formatDuration(scan.durationMs)}</Td>
+            <Td label="Skills" className="text-[13px] tabular-nums">
               {scan.count}
               {scan.failed > 0 ? <span className="text-red-700"> · {scan.failed} failed</span> : null}
               {scan.skipped > 0 ? <span className="text-amber-700"> · {scan.skipped} skipped</span> : null}
             </Td>
-            <Td className="text-[13px] text-zinc-700">{scanChanges(scan)}</Td>
+            <Td label="What changed" className="text-[13px] text-zinc-700">{scanChanges(scan)}</Td>
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

@@ -11,7 +11,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import { DateTime } from "@/components/ui/date-time";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { ApiError } from "@/lib/client/api-error";
 import { useIdentity } from "@/lib/client/identity";
 import { usePack } from "@/lib/client/use-packs";
@@ -34,40 +34,38 @@ function sandboxText(skill: PackSkill): string {
 function SkillsTable({ skills }: { skills: PackSkill[] }) {
   return (
     <Table caption="The pack's skills">
-      <thead>
-        <tr>
-          <Th>Skill</Th>
-          <Th>Change</Th>
-          <Th>Kind</Th>
-          <Th>Class</Th>
-          <Th>Sandbox</Th>
-          <Th>Secrets needed</Th>
-          <Th>Digest</Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Skill</Th>
+        <Th>Change</Th>
+        <Th>Kind</Th>
+        <Th>Class</Th>
+        <Th>Sandbox</Th>
+        <Th>Secrets needed</Th>
+        <Th>Digest</Th>
+      </TableHead>
+      <TableBody>
         {skills.map((skill) => (
           <Tr key={skill.name} data-testid="pack-skill" data-skill={skill.name}>
-            <Td className="min-w-36">
+            <Td label="Skill" className="min-w-36">
               <span className="font-mono text-[12.5px] font-medium">{skill.name}</span>
               <span className="block text-xs text-zinc-500">{skill.folder}/</span>
               {skill.unavailableReason ? <span className="block text-xs text-amber-800">unavailable once enabled: {skill.unavailableReason}</span> : null}
             </Td>
-            <Td>
+            <Td label="Change">
               <ChangeBadge change={skill.change} />
             </Td>
-            <Td className="text-xs">{skill.kind}</Td>
-            <Td>
+            <Td label="Kind" className="text-xs">{skill.kind}</Td>
+            <Td label="Class">
               <Badge tone={CLASS_TONE[skill.class]}>{skill.class}</Badge>
             </Td>
-            <Td className="max-w-64 text-xs break-words text-zinc-700">{sandboxText(skill)}</Td>
-            <Td className="font-mono text-xs">{skill.secrets.length > 0 ? skill.secrets.join(", ") : <span className="font-sans text-zinc-500">none</span>}</Td>
-            <Td className="font-mono text-xs text-zinc-600" title={skill.digest}>
+            <Td label="Sandbox" className="max-w-64 text-xs break-words text-zinc-700">{sandboxText(skill)}</Td>
+            <Td label="Secrets needed" className="font-mono text-xs">{skill.secrets.length > 0 ? skill.secrets.join(", ") : <span className="font-sans text-zinc-500">none</span>}</Td>
+            <Td label="Digest" className="font-mono text-xs text-zinc-600" title={skill.digest}>
               {skill.digest.slice(0, 12)}…
             </Td>
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { useIdentity } from "@/lib/client/identity";
 import { usePacks } from "@/lib/client/use-packs";
 import type { Pack } from "@/lib/types/pack";
@@ -35,45 +35,39 @@ function ordered(packs: readonly Pack[]): Pack[] {
 function PacksTable({ packs }: { packs: Pack[] }) {
   return (
     <Table caption="Skill packs">
-      <thead>
-        <tr>
-          <Th>Pack</Th>
-          <Th>Version</Th>
-          <Th>Status</Th>
-          <Th>Skills</Th>
-          <Th>Source</Th>
-          <Th>Staged</Th>
-          <Th className="hidden sm:table-cell">
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Pack</Th>
+        <Th>Version</Th>
+        <Th>Status</Th>
+        <Th>Skills</Th>
+        <Th>Source</Th>
+        <Th>Staged</Th>
+        <Th>
+          <span className="sr-only">Actions</span>
+        </Th>
+      </TableHead>
+      <TableBody>
         {ordered(packs).map((pack) => {
           const skills = pack.skills.filter((skill) => skill.change !== "removed");
           const dangerous = skills.filter((skill) => skill.class === "dangerous").length;
           return (
             <Tr key={pack.id} data-testid="pack-row" data-pack={pack.name} data-version={pack.version} data-status={pack.status}>
-              <Td className="min-w-40">
+              <Td label="Pack" className="min-w-40">
                 <Link href={`/packs/${pack.id}`} className="font-mono text-[12.5px] font-medium text-blue-700 hover:underline" aria-label={`Review ${pack.name} ${pack.version}`}>
                   {pack.name}
                 </Link>
                 {pack.description ? <span className="block text-xs text-zinc-500">{pack.description}</span> : null}
-                {/* On a phone the actions column is off to the right: the actions come with the name. */}
-                <div className="mt-2 sm:hidden">
-                  <PackActions pack={pack} />
-                </div>
               </Td>
-              <Td className="text-xs whitespace-nowrap">
+              <Td label="Version" className="text-xs whitespace-nowrap">
                 <span className="font-mono">{pack.version}</span>
                 <span className="block font-mono text-[11px] text-zinc-500" title={`digest ${pack.digest}`}>
                   {pack.digest.slice(0, 8)}
                 </span>
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Status" className="whitespace-nowrap">
                 <PackStatusBadge status={pack.status} />
               </Td>
-              <Td className="text-xs whitespace-nowrap">
+              <Td label="Skills" className="text-xs whitespace-nowrap">
                 {skills.length} skill{skills.length === 1 ? "" : "s"}
                 {dangerous > 0 ? (
                   <Badge tone="red" className="ml-1.5">
@@ -81,21 +75,21 @@ function PacksTable({ packs }: { packs: Pack[] }) {
                   </Badge>
                 ) : null}
               </Td>
-              <Td className="max-w-72 min-w-40 text-xs break-words text-zinc-600">
+              <Td label="Source" className="max-w-72 min-w-40 text-xs break-words text-zinc-600">
                 {describeSource(pack.source, pack.commit)}
                 <span className="block">{pack.signedBy ? <span className="text-emerald-700">signed by {pack.signedBy}</span> : <span className="text-zinc-500">unsigned</span>}</span>
               </Td>
-              <Td className="text-xs whitespace-nowrap">
+              <Td label="Staged" className="text-xs whitespace-nowrap">
                 <span className="block text-zinc-800">{pack.stagedBy}</span>
                 <DateTime iso={pack.stagedAt} className="text-zinc-500" />
               </Td>
-              <Td className="hidden text-right sm:table-cell">
+              <Td className="text-right">
                 <PackActions pack={pack} />
               </Td>
             </Tr>
           );
         })}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

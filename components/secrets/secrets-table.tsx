@@ -4,7 +4,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DateTime } from "@/components/ui/date-time";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import type { SecretInfo } from "@/lib/types/secret";
 
 /** Skills listed in a row before the rest fold under "N more". */
@@ -68,29 +68,27 @@ export function SecretsTable({
 }) {
   return (
     <Table caption="Skill secrets">
-      <thead>
-        <tr>
-          <Th>Name</Th>
-          <Th>Given to</Th>
-          <Th>Fingerprint</Th>
-          <Th>Key</Th>
-          <Th>Updated</Th>
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </thead>
-      <tbody>
+      <TableHead>
+        <Th>Name</Th>
+        <Th>Given to</Th>
+        <Th>Fingerprint</Th>
+        <Th>Key</Th>
+        <Th>Updated</Th>
+        <Th>
+          <span className="sr-only">Actions</span>
+        </Th>
+      </TableHead>
+      <TableBody>
         {secrets.map((secret) => (
           <Tr key={secret.name} data-testid="secret-row" data-secret={secret.name} data-readable={secret.readable}>
-            <Td className="font-mono text-[12.5px] font-medium whitespace-nowrap">{secret.name}</Td>
-            <Td>
+            <Td label="Name" className="font-mono text-[12.5px] font-medium whitespace-nowrap">{secret.name}</Td>
+            <Td label="Given to">
               <SecretSkills skills={secret.skills} registered={registered} />
             </Td>
-            <Td className="font-mono text-xs whitespace-nowrap text-zinc-600" title="An HMAC of the value under the console's key: tells two values apart, never reveals one.">
+            <Td label="Fingerprint" className="font-mono text-xs whitespace-nowrap text-zinc-600" title="An HMAC of the value under the console's key: tells two values apart, never reveals one.">
               {secret.fingerprint}
             </Td>
-            <Td>
+            <Td label="Key">
               {secret.readable ? (
                 <Badge tone="green" dot title="This console's key opens it.">
                   readable
@@ -101,7 +99,7 @@ export function SecretsTable({
                 </Badge>
               )}
             </Td>
-            <Td className="text-xs whitespace-nowrap">
+            <Td label="Updated" className="text-xs whitespace-nowrap">
               <span className="block text-zinc-800">{secret.updatedBy}</span>
               <DateTime iso={secret.updatedAt} className="text-zinc-500" />
               {secret.createdAt !== secret.updatedAt ? (
@@ -122,7 +120,7 @@ export function SecretsTable({
             </Td>
           </Tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }

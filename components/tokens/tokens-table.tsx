@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DateTime } from "@/components/ui/date-time";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { useRevokeToken } from "@/lib/client/use-tokens";
 import type { ApiTokenInfo } from "@/lib/types/identity";
 
@@ -26,34 +26,32 @@ export function TokensTable({ tokens }: { tokens: ApiTokenInfo[] }) {
         </Alert>
       ) : null}
       <Table caption="API tokens">
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Persona</Th>
-            <Th>Owner</Th>
-            <Th>Prefix</Th>
-            <Th>Created</Th>
-            <Th>Last used</Th>
-            <Th>Status</Th>
-            <Th>
-              <span className="sr-only">Actions</span>
-            </Th>
-          </tr>
-        </thead>
-        <tbody>
+        <TableHead>
+          <Th>Name</Th>
+          <Th>Persona</Th>
+          <Th>Owner</Th>
+          <Th>Prefix</Th>
+          <Th>Created</Th>
+          <Th>Last used</Th>
+          <Th>Status</Th>
+          <Th>
+            <span className="sr-only">Actions</span>
+          </Th>
+        </TableHead>
+        <TableBody>
           {tokens.map((token) => (
             <Tr key={token.id} className={token.revokedAt ? "text-zinc-500" : undefined}>
-              <Td className="font-medium">{token.name}</Td>
-              <Td className="font-mono text-xs">{token.persona}</Td>
-              <Td>{token.owner}</Td>
-              <Td className="font-mono text-xs">{token.prefix}…</Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Name" className="font-medium">{token.name}</Td>
+              <Td label="Persona" className="font-mono text-xs">{token.persona}</Td>
+              <Td label="Owner">{token.owner}</Td>
+              <Td label="Prefix" className="font-mono text-xs">{token.prefix}…</Td>
+              <Td label="Created" className="whitespace-nowrap">
                 <DateTime iso={token.createdAt} />
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Last used" className="whitespace-nowrap">
                 <DateTime iso={token.lastUsedAt} emptyLabel="never used" />
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Status" className="whitespace-nowrap">
                 {token.revokedAt ? (
                   <Badge tone="red" title={`Revoked ${token.revokedAt}`}>
                     revoked
@@ -73,7 +71,7 @@ export function TokensTable({ tokens }: { tokens: ApiTokenInfo[] }) {
               </Td>
             </Tr>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
       <ConfirmDialog
         open={target !== null}

@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { useSetUserRole } from "@/lib/client/use-users";
 import { ROLES, roleAtLeast, type ConsoleUser, type Role } from "@/lib/types/identity";
 
@@ -40,18 +40,16 @@ export function UsersTable({ users, selfId }: { users: ConsoleUser[]; selfId: st
         </Alert>
       ) : null}
       <Table caption="People with an account">
-        <thead>
-          <tr>
-            <Th>Email</Th>
-            <Th>Name</Th>
-            <Th>Role</Th>
-            <Th>Created</Th>
-          </tr>
-        </thead>
-        <tbody>
+        <TableHead>
+          <Th>Email</Th>
+          <Th>Name</Th>
+          <Th>Role</Th>
+          <Th>Created</Th>
+        </TableHead>
+        <TableBody>
           {users.map((user) => (
             <Tr key={user.id}>
-              <Td className="font-medium">
+              <Td label="Email" className="font-medium">
                 {user.email}
                 {user.id === selfId ? (
                   <Badge tone="blue" className="ml-2">
@@ -59,8 +57,8 @@ export function UsersTable({ users, selfId }: { users: ConsoleUser[]; selfId: st
                   </Badge>
                 ) : null}
               </Td>
-              <Td>{user.name}</Td>
-              <Td>
+              <Td label="Name">{user.name}</Td>
+              <Td label="Role">
                 <Select
                   aria-label={`Role of ${user.email}`}
                   value={user.role}
@@ -75,12 +73,12 @@ export function UsersTable({ users, selfId }: { users: ConsoleUser[]; selfId: st
                   ))}
                 </Select>
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Created" className="whitespace-nowrap">
                 <DateTime iso={user.createdAt} />
               </Td>
             </Tr>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
       <ConfirmDialog
         open={pending !== null}

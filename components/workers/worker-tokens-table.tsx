@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { DateTime } from "@/components/ui/date-time";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { EmptyValue } from "@/components/ui/empty-value";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { useRevokeWorkerToken } from "@/lib/client/use-worker-tokens";
 import type { WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
 
@@ -50,43 +50,41 @@ export function WorkerTokensTable({ tokens, workers }: { tokens: WorkerTokenInfo
         </Alert>
       ) : null}
       <Table caption="Worker tokens">
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Labels</Th>
-            <Th>Prefix</Th>
-            <Th>Created</Th>
-            <Th>Last used</Th>
-            <Th>Status</Th>
-            {/* relative: the sr-only label is absolutely placed, and must stay inside the table's own scroll box at 390 px. */}
-            <Th className="relative">
-              <span className="sr-only">Actions</span>
-            </Th>
-          </tr>
-        </thead>
-        <tbody>
+        <TableHead>
+          <Th>Name</Th>
+          <Th>Labels</Th>
+          <Th>Prefix</Th>
+          <Th>Created</Th>
+          <Th>Last used</Th>
+          <Th>Status</Th>
+          {/* relative: the sr-only label is absolutely placed, and must stay inside the table's own scroll box at 390 px. */}
+          <Th className="relative">
+            <span className="sr-only">Actions</span>
+          </Th>
+        </TableHead>
+        <TableBody>
           {tokens.map((token) => (
             <Tr key={token.id} className={token.revokedAt ? "text-zinc-500" : undefined} data-testid="worker-token-row" data-token-name={token.name}>
-              <Td className="font-medium">
+              <Td label="Name" className="font-medium">
                 <span className="flex flex-wrap items-center gap-1.5">
                   {token.name}
                   {token.local ? <Badge tone="blue">local</Badge> : null}
                 </span>
               </Td>
-              <Td>
+              <Td label="Labels">
                 <Labels labels={token.labels} />
               </Td>
-              <Td className="font-mono text-xs whitespace-nowrap">{token.prefix}…</Td>
-              <Td>
+              <Td label="Prefix" className="font-mono text-xs whitespace-nowrap">{token.prefix}…</Td>
+              <Td label="Created">
                 <span className="block whitespace-nowrap">
                   <DateTime iso={token.createdAt} />
                 </span>
                 <span className="block text-xs text-zinc-500">by {token.createdBy}</span>
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Last used" className="whitespace-nowrap">
                 <DateTime iso={token.lastUsedAt} emptyLabel="never used" />
               </Td>
-              <Td className="whitespace-nowrap">
+              <Td label="Status" className="whitespace-nowrap">
                 {token.revokedAt ? (
                   <span className="block">
                     <Badge tone="red">revoked</Badge>
@@ -111,7 +109,7 @@ export function WorkerTokensTable({ tokens, workers }: { tokens: WorkerTokenInfo
               </Td>
             </Tr>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
       <ConfirmDialog
         open={target !== null}

@@ -7,7 +7,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyValue } from "@/components/ui/empty-value";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
+import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { SkillWorkersCard } from "@/components/workers/skill-workers-card";
 import type { NativeToolDeclaration, Skill } from "@/lib/types/skill";
 import { CategoryLink } from "../category-link";
@@ -137,24 +137,22 @@ export function DeclaredToolsCard({ tools }: { tools: NativeToolDeclaration[] })
         <p className="px-4 py-4 text-sm text-zinc-500">This skill declares no tools.</p>
       ) : (
         <Table caption="Tools the skill declares">
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Impl</Th>
-              <Th>Class</Th>
-              <Th>Description</Th>
-            </tr>
-          </thead>
-          <tbody>
+          <TableHead>
+            <Th>Name</Th>
+            <Th>Impl</Th>
+            <Th>Class</Th>
+            <Th>Description</Th>
+          </TableHead>
+          <TableBody>
             {tools.map((tool, index) => (
               <Tr key={`${tool.name}:${index}`} data-testid="declared-tool">
-                <Td className="font-mono text-[12.5px] whitespace-nowrap">{tool.name}</Td>
-                <Td className="font-mono text-[12.5px]">{tool.impl ?? <EmptyValue />}</Td>
-                <Td>{tool.class ? <SkillClassBadge skillClass={tool.class} /> : <EmptyValue label="not declared" />}</Td>
-                <Td className="text-zinc-600">{tool.description ?? <EmptyValue />}</Td>
+                <Td label="Name" className="font-mono text-[12.5px] whitespace-nowrap">{tool.name}</Td>
+                <Td label="Impl" className="font-mono text-[12.5px]">{tool.impl ?? <EmptyValue />}</Td>
+                <Td label="Class">{tool.class ? <SkillClassBadge skillClass={tool.class} /> : <EmptyValue label="not declared" />}</Td>
+                <Td label="Description" className="text-zinc-600">{tool.description ?? <EmptyValue />}</Td>
               </Tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
     </Card>
