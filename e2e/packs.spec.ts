@@ -83,8 +83,11 @@ test("an admin stages and reviews a pack; a second admin signs its dangerous ski
     await otherPage.reload();
     await expect(row).toBeVisible();
     await noSidewaysScroll(otherPage);
-    // The actions come with the pack's name on a phone: no sideways scroll of the table to reach them.
-    await expect(row.getByRole("button", { name: `Uninstall ${packName} 1.0.0` })).toBeInViewport();
+    // The row stacks on a phone: its actions are reached by scrolling down, never sideways.
+    const uninstall = row.getByRole("button", { name: `Uninstall ${packName} 1.0.0` });
+    await uninstall.scrollIntoViewIfNeeded();
+    await expect(uninstall).toBeInViewport();
+    await noSidewaysScroll(otherPage);
 
     // Uninstalled: its skills leave.
     await page.goto("/packs");
