@@ -33,6 +33,8 @@ interface Seeded {
   packName: string;
   packFolder: string;
   persona: string;
+  webhookId: string;
+  webhookUrl: string;
 }
 
 /** One page of the console: where it is, its key control, and a seeded value that must fit the screen. */
@@ -63,9 +65,8 @@ const PAGES: PageCheck[] = [
   { name: "pack review", path: (seeded) => `/packs/${seeded.packId}`, key: (page, seeded) => page.getByRole("button", { name: `Enable ${seeded.packName} 1.0.0` }), fits: (page) => page.getByTestId("pack-skill").first() },
   { name: "tokens", path: () => "/tokens", key: (page) => page.getByRole("button", { name: "Create token" }), fits: (page) => page.getByRole("button", { name: `Revoke token nightly-report-agent-of-the-operations-team-${NONCE}` }) },
   { name: "audit", path: () => "/audit", key: (page) => page.getByRole("heading", { level: 1, name: "Audit" }) },
-  // Webhooks and API reference (issue 14, other parts) join here, e.g.:
-  // { name: "webhooks", path: () => "/webhooks", key: (page) => page.getByRole("button", { name: "Add webhook" }) },
-  // { name: "API reference", path: () => "/api-reference", key: (page) => page.getByRole("heading", { level: 1, name: "API reference" }) },
+  { name: "webhooks", path: () => "/webhooks", key: (page) => page.getByRole("button", { name: "Add webhook" }), fits: (page, seeded) => page.getByTestId("webhook-card").filter({ hasText: seeded.webhookUrl }).getByRole("button", { name: "Delete" }) },
+  { name: "API reference", path: () => "/api-reference", key: (page) => page.getByRole("heading", { level: 1, name: "API reference" }) },
   { name: "not found", path: () => `/no-such-page-${NONCE}`, key: (page) => page.getByRole("link", { name: "Go to the skills list" }) },
   { name: "login", path: () => "/login", key: (page) => page.getByRole("button", { name: "Sign in" }), signedOut: true },
 ];
@@ -115,7 +116,10 @@ async function seed(request: APIRequestContext): Promise<Seeded> {
   const packName = `narrow-${NONCE}-log-retention-toolkit`;
   const packFolder = writePack(packName);
   const { pack } = await expectStatus<{ pack: { id: string } }>(await request.post("/api/v1/packs", { data: { source: { type: "folder", path: packFolder } } }), 201);
-  return { callId: call.id, approvalCallId: approval.call.id, confirmationCallId: confirmation.call.id, packId: pack.id, packName, packFolder, persona };
+  // An address with a long unbroken path: its card must wrap it.
+  const webhookUrl = `http://127.0.0.1:9/hooks/services/T00000000/B00000000/${"x".repeat(48)}-${NONCE}`;
+  const { webhook } = await expectStatus<{ webhook: { id: string } }>(await request.post("/api/v1/webhooks", { data: { url: webhookUrl, events: ["call.failed"], format: "slack" } }), 201);
+  return { callId: call.id, approvalCallId: approval.call.id, confirmationCallId: confirmation.call.id, packId: pack.id, packName, packFolder, persona, webhookId: webhook.id, webhookUrl };
 }
 
 let seeded: Seeded | undefined;
@@ -131,7 +135,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
 });
 
 // The call awaiting approval and the one awaiting confirmation would otherwise wait in later specs'
-// queues: cancel both (the requester may), and discard the staged pack.
+// queues: cancel both (the requester may), discard the staged pack and delete the webhook.
 test.afterAll(async ({ browser }, testInfo) => {
   if (!seeded) return;
   const { baseURL, storageState, extraHTTPHeaders } = testInfo.project.use;
@@ -139,6 +143,7 @@ test.afterAll(async ({ browser }, testInfo) => {
   try {
     for (const callId of [seeded.approvalCallId, seeded.confirmationCallId]) await expectStatus(await context.request.post(`/api/v1/calls/${callId}/cancel`), 200);
     await expectStatus(await context.request.delete(`/api/v1/packs/${seeded.packId}`), 200);
+    await expectStatus(await context.request.delete(`/api/v1/webhooks/${seeded.webhookId}`), 200);
   } finally {
     await context.close();
     fs.rmSync(seeded.packFolder, { recursive: true, force: true });
