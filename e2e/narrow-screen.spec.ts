@@ -229,7 +229,7 @@ test.describe("the phone menu", () => {
     await expect(menu).toHaveAttribute("aria-expanded", "true");
     const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
     const nav = panel.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("link")).toHaveText(["Skills", "Calls", /^Approvals\d*$/, "Personas", "Tokens", "Users", "Secrets", "Packs", "Audit", "Loader", "Workers"]);
+    await expect(nav.getByRole("link")).toHaveText(["Skills", "Calls", /^Approvals\d*$/, "Personas", "Tokens", "Users", "Secrets", "Packs", "Webhooks", "Audit", "Loader", "Workers", "API reference"]);
     await expect(nav.getByRole("link", { name: "Calls" })).toHaveAttribute("aria-current", "page");
     // Opening moves focus to the first section.
     await expect(nav.getByRole("link", { name: "Skills" })).toBeFocused();
