@@ -3,7 +3,9 @@ import { APPROVAL_STATUSES } from "@/lib/types/approval";
 import { SIGN_IN_SCHEMA } from "@/lib/validation/auth-requests";
 import { CALL_REQUEST_SCHEMA, CONFIRM_REQUEST_SCHEMA, DENY_REQUEST_SCHEMA, NEW_PRESET_SCHEMA, PRESET_CHANGE_SCHEMA, TOOL_CALL_REQUEST_SCHEMA } from "@/lib/validation/call-requests";
 import { NEW_PERSONA_SCHEMA, PERSONA_IMPORT_SCHEMA, PERSONA_REPLACEMENT_SCHEMA } from "@/lib/validation/persona-requests";
+import { AUDIT_EXPORT_QUERY_SCHEMA, AUDIT_LIST_QUERY_SCHEMA } from "@/lib/validation/audit-requests";
 import type { ApiOperation, QueryParameter } from "./api-operation";
+import { queryOf } from "./query-parameters";
 
 const VIEWER = { role: "viewer" } as const;
 const OPERATOR = { role: "operator" } as const;
@@ -59,7 +61,16 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
   { method: "GET", path: "/api/v1/personas/export", tag: "Personas", summary: "Every persona as YAML", access: VIEWER, responses: { 200: { description: "`personas.yaml`", contentType: "text/yaml", schema: { type: "string" } } } },
   { method: "POST", path: "/api/v1/personas/import", tag: "Personas", summary: "Create or replace personas from YAML", access: ADMIN, body: { schema: PERSONA_IMPORT_SCHEMA, contentType: "text/yaml", required: true, description: "a YAML list of personas, or one; read by lib/server/personas/import-personas.ts" }, responses: { 200: "`{personas, created, replaced}`", 400: "names the persona and field (details `{persona, field}`); nothing changes", 413: "past 256 KiB" } },
 
-  { method: "GET", path: "/api/v1/audit", tag: "Audit", summary: "The audit trail, newest first", access: VIEWER, query: [limit(500, 100), { name: "before", description: "entries with ids below this (paging)", schema: { type: "integer" } }, text("callId", "only this call's")], responses: { 200: "`{entries: [AuditEntry]}`", 400: "a bad number" } },
+  { method: "GET", path: "/api/v1/audit", tag: "Audit", summary: "The audit trail, newest first", access: VIEWER, query: queryOf(AUDIT_LIST_QUERY_SCHEMA), responses: { 200: "`{entries: [AuditEntry]}`", 400: "a bad or unknown parameter, named" } },
+  {
+    method: "GET",
+    path: "/api/v1/audit/export",
+    tag: "Audit",
+    summary: "Download the filtered audit trail as CSV or JSON lines",
+    access: VIEWER,
+    query: queryOf(AUDIT_EXPORT_QUERY_SCHEMA),
+    responses: { 200: { description: "the entries, newest first, streamed as an attachment", schema: { type: "string" }, contentType: "text/csv" }, 400: "a missing format, a bad or unknown parameter, named" },
+  },
   { method: "GET", path: "/api/v1/loader", tag: "Loader", summary: "The loader report", access: VIEWER, responses: { 200: "`{report, history, watch}`" } },
   { method: "POST", path: "/api/v1/loader/reload", tag: "Loader", summary: "Rescan every root", access: OPERATOR, responses: { 200: "`{report}` of the fresh scan" } },
 ];
