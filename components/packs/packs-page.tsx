@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -10,7 +11,6 @@ import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
-import { useIdentity } from "@/lib/client/identity";
 import { usePacks } from "@/lib/client/use-packs";
 import type { Pack } from "@/lib/types/pack";
 import { PackActions } from "./pack-actions";
@@ -101,36 +101,27 @@ function PacksTable({ packs }: { packs: Pack[] }) {
  * done with it. Each name links to the version's review.
  */
 export function PacksPage() {
-  const identity = useIdentity();
-  const isAdmin = identity.data?.role === "admin";
-  const packs = usePacks(isAdmin);
-  const header = (
-    <PageHeader
-      title="Packs"
-      description="Sets of skills installed, updated, rolled back and removed as one unit. Every pack is reviewed before it runs; one that adds or changes a dangerous skill needs a second admin."
-    />
+  return (
+    <AdminOnly
+      header={
+        <PageHeader
+          title="Packs"
+          description="Sets of skills installed, updated, rolled back and removed as one unit. Every pack is reviewed before it runs; one that adds or changes a dangerous skill needs a second admin."
+        />
+      }
+      skeleton={<PacksSkeleton />}
+      refusal="Only an admin stages, reviews and enables skill packs."
+    >
+      <PacksPageBody />
+    </AdminOnly>
   );
-  if (identity.isPending) {
-    return (
-      <>
-        {header}
-        <PacksSkeleton />
-      </>
-    );
-  }
-  if (!isAdmin) {
-    return (
-      <>
-        {header}
-        <Alert tone="info" title="Admins only">
-          Only an admin stages, reviews and enables skill packs.
-        </Alert>
-      </>
-    );
-  }
+}
+
+/** What an admin sees of the Packs page below its header. */
+function PacksPageBody() {
+  const packs = usePacks();
   return (
     <>
-      {header}
       <div className="space-y-4">
         <StagePackForm />
         {packs.isPending ? (

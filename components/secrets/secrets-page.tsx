@@ -1,13 +1,13 @@
 "use client";
 
 import { useMemo, useRef, useState } from "react";
+import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { useIdentity } from "@/lib/client/identity";
 import { useSecrets } from "@/lib/client/use-secrets";
 import { useSkills } from "@/lib/client/use-skills";
 import type { SecretInfo } from "@/lib/types/secret";
@@ -35,10 +35,26 @@ export function SecretsSkeleton() {
  * voids. No value ever comes back from the server, and none is kept in the page once sent.
  */
 export function SecretsPage() {
-  const identity = useIdentity();
-  const isAdmin = identity.data?.role === "admin";
-  const secrets = useSecrets(isAdmin);
-  const skills = useSkills(isAdmin);
+  return (
+    <AdminOnly
+      header={
+        <PageHeader
+          title="Secrets"
+          description="Credentials given to chosen skills as environment variables. A value is sealed at rest and never shown again: only its fingerprint is."
+        />
+      }
+      skeleton={<SecretsSkeleton />}
+      refusal="Only an admin sees and sets the secrets skills are given."
+    >
+      <SecretsPageBody />
+    </AdminOnly>
+  );
+}
+
+/** What an admin sees of the Secrets page below its header. */
+function SecretsPageBody() {
+  const secrets = useSecrets();
+  const skills = useSkills();
   const [preset, setPreset] = useState<{ preset: SecretPreset; key: number } | null>(null);
   const [edit, setEdit] = useState<SecretEdit | null>(null);
   const [deleting, setDeleting] = useState<SecretInfo | null>(null);
@@ -47,32 +63,6 @@ export function SecretsPage() {
   const registered = useMemo(() => (skills.data ? new Set(skills.data.map((skill) => skill.name)) : null), [skills.data]);
   const existing = useMemo(() => new Map((secrets.data ?? []).map((secret) => [secret.name, secret])), [secrets.data]);
 
-  const header = (
-    <PageHeader
-      title="Secrets"
-      description="Credentials given to chosen skills as environment variables. A value is sealed at rest and never shown again: only its fingerprint is."
-    />
-  );
-
-  if (identity.isPending) {
-    return (
-      <>
-        {header}
-        <SecretsSkeleton />
-      </>
-    );
-  }
-  if (!isAdmin) {
-    return (
-      <>
-        {header}
-        <Alert tone="info" title="Admins only">
-          Only an admin sees and sets the secrets skills are given.
-        </Alert>
-      </>
-    );
-  }
-
   function startSecret(next: SecretPreset) {
     setPreset((previous) => ({ preset: next, key: (previous?.key ?? 0) + 1 }));
     formSection.current?.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -80,7 +70,6 @@ export function SecretsPage() {
 
   return (
     <>
-      {header}
       <div className="space-y-4">
         <div ref={formSection} className="scroll-mt-4">
           <CreateSecretForm key={preset?.key ?? 0} preset={preset?.preset ?? null} neededNames={missing.map((needed) => needed.name).filter((name) => !existing.has(name))} />

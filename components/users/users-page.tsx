@@ -1,5 +1,6 @@
 "use client";
 
+import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -24,33 +25,23 @@ export function UsersSkeleton() {
  * in place, demotions confirmed), and the form that creates a person. Others read "Admins only".
  */
 export function UsersPage() {
+  return (
+    <AdminOnly
+      header={<PageHeader title="Users" description="People who may sign in, and their roles: viewer < operator < approver < admin." />}
+      skeleton={<UsersSkeleton />}
+      refusal="Only an admin sees and changes the people of the console."
+    >
+      <UsersPageBody />
+    </AdminOnly>
+  );
+}
+
+/** What an admin sees of the Users page below its header. */
+function UsersPageBody() {
   const identity = useIdentity();
-  const isAdmin = identity.data?.role === "admin";
-  const users = useUsers(isAdmin);
-  const header = <PageHeader title="Users" description="People who may sign in, and their roles: viewer < operator < approver < admin." />;
-
-  if (identity.isPending) {
-    return (
-      <>
-        {header}
-        <UsersSkeleton />
-      </>
-    );
-  }
-  if (!isAdmin) {
-    return (
-      <>
-        {header}
-        <Alert tone="info" title="Admins only">
-          Only an admin sees and changes the people of the console.
-        </Alert>
-      </>
-    );
-  }
-
+  const users = useUsers();
   return (
     <>
-      {header}
       <div className="space-y-4">
         <CreateUserForm />
         {users.isPending ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,7 +9,6 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { useIdentity } from "@/lib/client/identity";
 import { useDeleteWebhook, useWebhooks } from "@/lib/client/use-webhooks";
 import type { WebhookInfo } from "@/lib/types/webhook";
 import { CreateWebhookForm } from "./create-webhook-form";
@@ -30,37 +30,26 @@ export function WebhooksSkeleton() {
  * test, Enable/Disable and Delete (confirmed first: the log goes with it).
  */
 export function WebhooksPage() {
-  const identity = useIdentity();
-  const isAdmin = identity.data?.role === "admin";
-  const webhooks = useWebhooks(isAdmin);
+  return (
+    <AdminOnly
+      header={<PageHeader title="Webhooks" description="Where approvers are told of work: approvals requested, decided and expired, calls awaiting confirmation, failed calls." />}
+      skeleton={<WebhooksSkeleton />}
+      refusal="Only an admin sees and configures where the console sends its notifications."
+    >
+      <WebhooksPageBody />
+    </AdminOnly>
+  );
+}
+
+/** What an admin sees of the Webhooks page below its header. */
+function WebhooksPageBody() {
+  const webhooks = useWebhooks();
   const remove = useDeleteWebhook();
   const [created, setCreated] = useState<{ webhook: WebhookInfo; secret: string } | null>(null);
   const [deleting, setDeleting] = useState<WebhookInfo | null>(null);
 
-  const header = <PageHeader title="Webhooks" description="Where approvers are told of work: approvals requested, decided and expired, calls awaiting confirmation, failed calls." />;
-
-  if (identity.isPending) {
-    return (
-      <>
-        {header}
-        <WebhooksSkeleton />
-      </>
-    );
-  }
-  if (!isAdmin) {
-    return (
-      <>
-        {header}
-        <Alert tone="info" title="Admins only">
-          Only an admin sees and configures where the console sends its notifications.
-        </Alert>
-      </>
-    );
-  }
-
   return (
     <>
-      {header}
       <div className="space-y-4">
         <Card aria-labelledby="new-webhook-title">
           <CardHeader title="Add a webhook" titleId="new-webhook-title" description="A JSON POST signed with HMAC-SHA256, or a Slack message; retried with backoff for a day." />

@@ -5,8 +5,6 @@
  * row; execute parsing megabytes of params on the main thread; a cancelled approval never told. Real
  * receivers on loopback, a real worker and real child processes, through the HTTP routes.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import * as deliveriesRoute from "@/app/api/v1/webhooks/[id]/deliveries/route";
@@ -18,6 +16,7 @@ import * as skillCallsRoute from "@/app/api/v1/skills/[name]/calls/route";
 import { db } from "@/lib/server/db";
 import type { WebhookInfo, WebhookPayload } from "@/lib/types/webhook";
 import { invoke } from "../helpers/route-client";
+import { until, WebhookReceiver } from "../helpers/webhook-receiver";
 import { worstStall } from "../helpers/stall-watch";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
@@ -27,63 +26,11 @@ const RETRY_FIRST_MS = 300;
 /** Longer than any test here waits: an attempt at a hanging destination stays in flight throughout. */
 const TIMEOUT_MS = 20_000;
 
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
 
-/** A real HTTP receiver on loopback: answers each request as `answer` says (a status, or "hang" for 60 s). */
-class Receiver {
-  readonly received: Received[] = [];
-  answer: (path: string, nth: number) => number | "hang" = () => 200;
-  private server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const path = request.url ?? "";
-      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
-      const answer = this.answer(path, this.received.filter((item) => item.path === path).length);
-      if (answer === "hang") {
-        const timer = setTimeout(() => response.end("late"), 60_000);
-        response.on("close", () => clearTimeout(timer));
-        return;
-      }
-      response.writeHead(answer, { "content-type": "text/plain" }).end(answer >= 400 ? "no" : "ok");
-    });
-  });
 
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(0, "127.0.0.1", () => resolve());
-    });
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((item) => item.path === path);
-  }
-}
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let testConsole: TestConsole;
-let receiver: Receiver;
+let receiver: WebhookReceiver;
 let base: string;
 let requester: TestPerson;
 let approver: TestPerson;
@@ -111,7 +58,7 @@ beforeAll(async () => {
   requester = await createPerson("approver");
   approver = await createPerson("approver");
   operator = await createPerson("operator");
-  receiver = new Receiver();
+  receiver = new WebhookReceiver();
   base = await receiver.listen();
 });
 

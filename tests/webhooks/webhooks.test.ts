@@ -7,8 +7,6 @@
  * per delivery, without holding up other destinations; no secret value ever leaves in a payload.
  */
 import { createHmac } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as deliveriesRoute from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import * as webhookRoute from "@/app/api/v1/webhooks/[id]/route";
@@ -20,6 +18,7 @@ import { DELIVERY_RETENTION_MS, pruneDeliveries } from "@/lib/server/webhooks/we
 import { db } from "@/lib/server/db";
 import type { WebhookDeliveryInfo, WebhookInfo, WebhookPayload } from "@/lib/types/webhook";
 import { invoke } from "../helpers/route-client";
+import { until, WebhookReceiver } from "../helpers/webhook-receiver";
 import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson, type TestPerson } from "../helpers/test-people";
 import { confirm, createPersonaRow, createToken, deny, errorOf, requestCall, requestWaitingCall, sign } from "../api/approvals-fixtures";
@@ -30,52 +29,10 @@ const PUBLIC_URL = "https://console.example.test";
 const RETRY_FIRST_MS = 300;
 const TIMEOUT_MS = 1500;
 
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
 
-/** A real HTTP receiver on loopback: answers each path as `answer` says (a status, or "hang" for 30 s). */
-class Receiver {
-  readonly received: Received[] = [];
-  answer: (path: string) => number | "hang" = () => 200;
-  private server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      this.received.push({ path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const answer = this.answer(request.url ?? "");
-      if (answer === "hang") {
-        const timer = setTimeout(() => response.end("late"), 30_000);
-        response.on("close", () => clearTimeout(timer));
-        return;
-      }
-      response.writeHead(answer, { "content-type": "text/plain" }).end(answer >= 400 ? "boom: the receiver broke" : "ok");
-    });
-  });
-
-  async listen(port = 0): Promise<string> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, "127.0.0.1", () => resolve());
-    });
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** What was received at `path`, parsed. */
-  payloads(path: string): WebhookPayload[] {
-    return this.received.filter((item) => item.path === path).map((item) => JSON.parse(item.body) as WebhookPayload);
-  }
-}
 
 let testConsole: TestConsole;
-let receiver: Receiver;
+let receiver: WebhookReceiver;
 let base: string;
 let requester: TestPerson;
 let approverA: TestPerson;
@@ -98,16 +55,6 @@ async function deliveriesOf(id: string): Promise<WebhookDeliveryInfo[]> {
   return ((await response.json()) as { deliveries: WebhookDeliveryInfo[] }).deliveries;
 }
 
-/** Polls `check` until it returns a value (not undefined), at most `timeoutMs`. */
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function hmac(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -127,7 +74,7 @@ beforeAll(async () => {
   approverA = await createPerson("approver");
   approverB = await createPerson("approver");
   operator = await createPerson("operator");
-  receiver = new Receiver();
+  receiver = new WebhookReceiver();
   base = await receiver.listen();
 });
 
@@ -271,7 +218,7 @@ describe("deliveries", () => {
 
 describe("retries", () => {
   it("retries a receiver that is down with growing delays, then delivers once it is up", async () => {
-    const later = new Receiver();
+    const later = new WebhookReceiver();
     const url = await later.listen();
     await later.close();
     const { webhook } = await newWebhook(`${url}/late`);
