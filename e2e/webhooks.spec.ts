@@ -78,7 +78,7 @@ test("an admin adds a webhook, sends a signed test, reads the delivery log, disa
   }
 });
 
-test("an approval request's link opens the Approvals page at that approval's card", async ({ page, request }) => {
+test("an approval request's link opens the Approvals page at that approval's card, also through the sign-in page", async ({ page, request, browser }) => {
   const received: string[] = [];
   const server = http.createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -111,6 +111,21 @@ test("an approval request's link opens the Approvals page at that approval's car
     await expect(card).toBeFocused();
     await expect(card).toBeInViewport();
     await expect(card).toHaveAttribute("data-call-id", id);
+
+    // Signed out, the link goes through the sign-in page and still ends at the card.
+    const signedOut = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    try {
+      const outside = await signedOut.newPage();
+      await outside.goto(payload.url);
+      await expect(outside).toHaveURL(/\/login\?/);
+      await outside.getByLabel("Email").fill(E2E_ADMIN.email);
+      await outside.getByLabel("Password").fill(E2E_ADMIN.password);
+      await outside.getByRole("button", { name: "Sign in" }).click();
+      await expect(outside).toHaveURL(new RegExp(`/approvals#approval-${payload.approval.id}$`));
+      await expect(outside.locator(`[data-approval-id="${payload.approval.id}"]`)).toBeFocused();
+    } finally {
+      await signedOut.close();
+    }
   } finally {
     // Nothing left waiting for other tests' queues to count.
     if (callId) await request.post(`/api/v1/calls/${callId}/cancel`);

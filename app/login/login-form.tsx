@@ -26,7 +26,8 @@ function failureMessage(error: unknown): { title: string; text?: string } {
 /**
  * The sign-in form (`POST /api/v1/auth/login` `{email, password}`, same origin, so the browser sends
  * Origin): email (focused first) and password with the autocomplete hints password managers use. On
- * success the whole page loads `next` (a path already checked by safeNextPath), so the console starts
+ * success the whole page loads `next` (a path already checked by safeNextPath; with this page's
+ * `#fragment`, which the browser kept from the address that sent it here), so the console starts
  * with the new session; a 401 or 429 (with the wait in seconds) is shown above the form.
  */
 export function LoginForm({ next }: { next: string }) {
@@ -35,7 +36,8 @@ export function LoginForm({ next }: { next: string }) {
   const login = useMutation({
     mutationFn: (input: { email: string; password: string }) =>
       fetchJson<{ user: ConsoleUser }>("/api/v1/auth/login", { method: "POST", body: input }),
-    onSuccess: () => window.location.assign(next),
+    // The fragment the browser kept across the redirect to here (a webhook's link to one approval's card) goes on.
+    onSuccess: () => window.location.assign(next.includes("#") ? next : `${next}${window.location.hash}`),
   });
   const failure = login.isError ? failureMessage(login.error) : null;
 

@@ -12,6 +12,7 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useOpenApiDocument } from "@/lib/client/use-openapi";
 import type { OpenApiOperation } from "@/lib/types/openapi";
 import { groupOperations, schemaRefName, type ReferenceOperation } from "./reference-operations";
+import { InlineCode } from "./inline-code";
 
 const METHOD_TONES: Record<string, BadgeTone> = { GET: "blue", POST: "green", PUT: "amber", PATCH: "amber", DELETE: "red" };
 
@@ -33,7 +34,7 @@ function Parameters({ operation }: { operation: OpenApiOperation }) {
         {parameters.map((parameter) => (
           <li key={`${parameter.in}:${parameter.name}`} className="break-words">
             <code className="font-mono text-zinc-900">{parameter.name}</code> <span className="text-zinc-500">({parameter.in}, {typeOf(parameter.schema)}{parameter.required ? ", required" : ""})</span>
-            {parameter.description ? <span className="text-zinc-700"> — {parameter.description}</span> : null}
+            {parameter.description ? <span className="text-zinc-700"> — <InlineCode text={parameter.description} /></span> : null}
           </li>
         ))}
       </ul>
@@ -47,7 +48,7 @@ function RequestBody({ operation }: { operation: OpenApiOperation }) {
   return (
     <div>
       <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">Request body{body.required ? " (required)" : ""}</h4>
-      {body.description ? <p className="mt-1 text-[13px] text-zinc-700">{body.description}</p> : null}
+      {body.description ? <p className="mt-1 text-[13px] text-zinc-700"><InlineCode text={body.description} /></p> : null}
       {Object.entries(body.content).map(([media, { schema }]) => (
         <details key={media} className="mt-1">
           <summary className="cursor-pointer text-[13px] text-zinc-700">
@@ -70,7 +71,7 @@ function Responses({ operation }: { operation: OpenApiOperation }) {
           const named = media ? schemaRefName(media[1].schema) : null;
           return (
             <li key={status} className="break-words">
-              <Badge tone={status.startsWith("2") ? "green" : status.startsWith("4") || status.startsWith("5") ? "red" : "neutral"}>{status}</Badge> <span className="text-zinc-700">{response.description}</span>
+              <Badge tone={status.startsWith("2") ? "green" : status.startsWith("4") || status.startsWith("5") ? "red" : "neutral"}>{status}</Badge> <span className="text-zinc-700"><InlineCode text={response.description} /></span>
               {media ? <span className="text-zinc-500"> · {named ? `${named} (${media[0]})` : media[0]}</span> : null}
             </li>
           );
@@ -90,7 +91,7 @@ function Operation({ entry }: { entry: ReferenceOperation }) {
           <h3 className="min-w-0 font-mono text-[13px] font-semibold break-all text-zinc-900">{path}</h3>
         </div>
         {operation.summary ? <p className="text-sm text-zinc-800">{operation.summary}</p> : null}
-        {operation.description ? <p className="text-[13px] text-zinc-600">{operation.description}</p> : null}
+        {operation.description ? <p className="text-[13px] text-zinc-600"><InlineCode text={operation.description} /></p> : null}
         <p className="text-[13px] text-zinc-600">
           <span className="font-medium text-zinc-700">Auth:</span> {operation["x-access"] ?? "see security"}
         </p>

@@ -80,6 +80,32 @@ describe("toFormSchema: union types and string array items", () => {
   });
 });
 
+describe("toFormSchema: map values", () => {
+  it("start new entries as their type's empty value, never rjsf's \"New Value\" text, leaving defaults, consts, refs and choices alone", () => {
+    const schema = toFormSchema({
+      type: "object",
+      properties: {
+        labels: { type: "object", additionalProperties: { type: "string" } },
+        limits: { type: "object", additionalProperties: { type: "integer", minimum: 0 } },
+        flags: { type: "object", additionalProperties: { type: ["boolean", "null"] } },
+        named: { type: "object", additionalProperties: { type: "string", default: "x" } },
+        fixed: { type: "object", additionalProperties: { const: 3 } },
+        picked: { type: "object", additionalProperties: { enum: ["a", "b"] } },
+        open: { type: "object", additionalProperties: true },
+      },
+    }) as { properties: Record<string, { additionalProperties: unknown }> };
+    expect(Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, property.additionalProperties]))).toEqual({
+      labels: { type: "string", default: "" },
+      limits: { type: "integer", minimum: 0, default: 0 },
+      flags: { type: ["boolean", "null"], default: false },
+      named: { type: "string", default: "x" },
+      fixed: { const: 3 },
+      picked: { enum: ["a", "b"] },
+      open: true,
+    });
+  });
+});
+
 describe("toFormSchema: anyOf/oneOf options are labelled", () => {
   it("by title, else const of any JSON type, else a description of the branch", () => {
     const schema = toFormSchema({

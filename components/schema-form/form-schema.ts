@@ -47,7 +47,27 @@ function normalize(node: unknown): unknown {
     // `enum`, `const`, `default` and `examples` hold data, not subschemas.
     out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : normalize(value);
   }
-  return expandTypeUnion(withEmptyStringItems(withEnumOfOneAsConst(out)));
+  return expandTypeUnion(withMapValueStart(withEmptyStringItems(withEnumOfOneAsConst(out))));
+}
+
+/** What a new value of each JSON type starts as in a map: empty, zero or false — never a placeholder that would be sent. */
+const MAP_VALUE_STARTS: Readonly<Record<string, unknown>> = { string: "", integer: 0, number: 0, boolean: false, array: [], object: {} };
+
+/**
+ * An open object (`additionalProperties` with a typed value schema) whose new entries start as that
+ * type's empty value (MAP_VALUE_STARTS; the first non-null type of a union): rjsf starts every value
+ * it has no case for — an integer, a nullable string — as the text "New Value", which was sent as typed.
+ * Only value schemas with no `default`, `const`, `$ref` or choice of options get a `default`;
+ * validation is unchanged.
+ */
+function withMapValueStart(schema: Record<string, unknown>): Record<string, unknown> {
+  const value = schema.additionalProperties;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return schema;
+  const valueSchema = value as Record<string, unknown>;
+  if (["default", "const", "$ref", "oneOf", "anyOf", "enum"].some((key) => key in valueSchema)) return schema;
+  const type = Array.isArray(valueSchema.type) ? (valueSchema.type as unknown[]).find((candidate) => candidate !== "null") : valueSchema.type;
+  if (typeof type !== "string" || !(type in MAP_VALUE_STARTS)) return schema;
+  return { ...schema, additionalProperties: { ...valueSchema, default: MAP_VALUE_STARTS[type] } };
 }
 
 /**

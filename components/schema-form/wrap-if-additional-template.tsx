@@ -19,16 +19,19 @@ export function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
   }
   return (
     <div className={cx("flex items-start gap-2", classNames)} style={style} data-additional-property={label}>
-      <input
-        key={label}
-        type="text"
-        id={`${id}-key`}
-        aria-label={`Key of ${label}`}
-        defaultValue={label}
-        disabled={disabled || readonly}
-        onBlur={onKeyRenameBlur}
-        className={cx(controlClass(false), "h-8 w-40 shrink-0 font-mono")}
-      />
+      {/* The key's width is its box's: the control's own class makes an input as wide as its parent. */}
+      <div className="w-28 shrink-0 sm:w-40">
+        <input
+          key={label}
+          type="text"
+          id={`${id}-key`}
+          aria-label={`Key of ${label}`}
+          defaultValue={label}
+          disabled={disabled || readonly}
+          onBlur={onKeyRenameBlur}
+          className={cx(controlClass(false), "h-8 font-mono")}
+        />
+      </div>
       <div className="min-w-0 flex-1">{children}</div>
       <RemoveButton id={buttonId(id, "remove")} className="rjsf-object-property-remove" aria-label={`Remove ${label}`} disabled={disabled || readonly} onClick={onRemoveProperty} uiSchema={uiSchema} registry={registry} />
     </div>

@@ -4,9 +4,10 @@ import { CopyButton } from "./copy-button";
 
 /**
  * A secret shown once (a token just created): a read-only field that selects itself on focus, and a
- * Copy button. `label` names the field for screen readers; `testId` is the field's data-testid.
+ * Copy button named `copyLabel` (default "Copy token"). `label` names the field for screen readers;
+ * `testId` is the field's data-testid.
  */
-export function OneTimeSecret({ value, label, testId }: { value: string; label: string; testId: string }) {
+export function OneTimeSecret({ value, label, testId, copyLabel = "Copy token" }: { value: string; label: string; testId: string; copyLabel?: string }) {
   return (
     <div className="mt-1 flex flex-col gap-2 sm:flex-row sm:items-center">
       <input
@@ -18,7 +19,7 @@ export function OneTimeSecret({ value, label, testId }: { value: string; label: 
         data-testid={testId}
       />
       <span className="shrink-0">
-        <CopyButton size="sm" label="Copy token" getText={() => value} />
+        <CopyButton size="sm" label={copyLabel} getText={() => value} />
       </span>
     </div>
   );

@@ -68,6 +68,10 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { webhoo
           </Select>
         </div>
       </div>
+      <p className="-mt-1 text-xs text-zinc-500">
+        Deliveries link to the console&apos;s pages: with an absolute address (and a button in Slack) when the console runs with CONSOLE_PUBLIC_URL set, else
+        as a path.
+      </p>
       <fieldset>
         <legend className="mb-1 text-sm font-medium text-zinc-800">Events</legend>
         <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2 lg:grid-cols-3">

@@ -12,11 +12,12 @@ import { EVENT_LABELS } from "./webhook-events";
 
 const STATUS_TONES: Record<WebhookDeliveryInfo["status"], BadgeTone> = { delivered: "green", pending: "amber", failed: "red" };
 
-/** What a delivery's status means in words: delivered, retrying after failures, waiting, or given up. */
+/** What a delivery's status means in words: delivered, given up, waiting for a retry after a failed attempt, being sent, or queued. */
 function statusText(delivery: WebhookDeliveryInfo): string {
   if (delivery.status === "delivered") return "delivered";
   if (delivery.status === "failed") return "gave up";
-  return delivery.attempts === 0 ? "queued" : "retrying";
+  if (delivery.lastError !== null) return "retrying";
+  return delivery.attempts === 0 ? "queued" : "sending";
 }
 
 /** One delivery: event, status, attempts, the last answer, when it was made and is next due, and the payload as sent (folded). */
@@ -47,7 +48,7 @@ function DeliveryRow({ delivery }: { delivery: WebhookDeliveryInfo }) {
           ) : null}
         </p>
       ) : null}
-      {delivery.nextAttemptAt && delivery.attempts > 0 ? (
+      {delivery.nextAttemptAt && delivery.lastError !== null ? (
         <p className="text-xs text-zinc-600">
           Next attempt <DateTime iso={delivery.nextAttemptAt} />
         </p>

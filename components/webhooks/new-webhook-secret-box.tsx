@@ -21,7 +21,7 @@ export function NewWebhookSecretBox({ webhook, secret, onDismiss }: { webhook: W
         Deliveries to <span className="font-mono">{webhook.url}</span> carry <span className="font-mono">X-Console-Signature: sha256=…</span>, the HMAC-SHA256 of the
         exact body under this secret.
       </p>
-      <OneTimeSecret value={secret} label="Webhook signing secret" testId="new-webhook-secret" />
+      <OneTimeSecret value={secret} label="Webhook signing secret" testId="new-webhook-secret" copyLabel="Copy secret" />
       <p className="mt-3">A receiver checks it before trusting a body, e.g. in Node:</p>
       <CodeBlock text={VERIFY_SNIPPET} label="How to check a signature" wrap className="mt-1 border-amber-300 bg-white" />
       <div className="mt-3">

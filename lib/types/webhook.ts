@@ -18,7 +18,7 @@ export type WebhookFormat = "json" | "slack";
 /**
  * A webhook destination as `GET /api/v1/webhooks` serves it (admin): never its secret. Times ISO-8601.
  * `lastDelivery` is the newest delivery's status and when it was made; `failing` counts deliveries
- * that are pending after at least one failed attempt, or gave up.
+ * that are pending after a failed attempt, or gave up.
  */
 export interface WebhookInfo {
   id: string;

@@ -275,5 +275,9 @@ describe("POST /api/v1/skills/{key}/execute answers ongrid's shapes", () => {
     const anyWorker = await execute("probe", { params: { host: "c" }, edge_id: 0 });
     expect(await anyWorker.json()).toEqual({ result: { probed: { host: "c" } } });
     expect((await latestCall("probe")).target).toBeNull();
+    // An edge no live worker serves answers at once, storing nothing (the call would wait for ever).
+    const before = await latestCall("probe");
+    await expectOngridError(await execute("probe", { params: { host: "d" }, edge_id: 8 }), 404, "not-found", "edge 8 is not connected: no live worker has that name or label");
+    expect((await latestCall("probe")).id).toBe(before.id);
   });
 });

@@ -13,6 +13,7 @@ import type { OngridExecuteBody } from "@/lib/validation/ongrid-requests";
 import { AppError } from "../errors";
 import { defineStoredJson, jsonResponse, storedTextOf } from "../http/stored-json";
 import { requestCall } from "../requests/request-call";
+import { liveWorkerServes } from "../workers/live-target";
 
 /**
  * The call target an `edge_id` names (DESIGN.md "Workers": a worker name or label): a positive number
@@ -28,7 +29,8 @@ export function targetOfEdge(edgeId: OngridExecuteBody["edge_id"]): string | nul
  * Runs skill `key` for ongrid's execute endpoint through the same path and policy as `POST
  * /api/v1/skills/{name}/calls` with `wait: true` (requestCall: lookup, persona — the token's own, else
  * `default` — args check against the schema, policy, secrets, audit, queue, a worker): `params`
- * (absent or null = `{}`) are the args, `edge_id` the target (targetOfEdge). Returns the answer in
+ * (absent or null = `{}`) are the args, `edge_id` the target (targetOfEdge), refused with 404 when
+ * no live worker has that name or label (the answer would never come). Returns the answer in
  * ongrid's shapes: `200 {result}` when the call succeeded (the stored result, unparsed), `200 {error}`
  * when it ended any other way (the skill's failure: its error, or the end status when it gave none),
  * and `403 {error, code: "forbidden", call_id, status}` when it waits for a person's confirmation or
@@ -40,7 +42,10 @@ export async function executeOngridSkill(input: { key: string; body: OngridExecu
   const given = input.body.params;
   // A JSON null (kept as its text) is ongrid's "no params", like an absent field.
   const params = given === undefined || given === null || (given instanceof JsonText && given.text.trim() === "null") ? {} : given;
-  const { call, finished } = await requestCall({ skillName: input.key, args: params, persona: null, target: targetOfEdge(input.body.edge_id), identity: input.identity, wait: true, signal: input.signal });
+  const target = targetOfEdge(input.body.edge_id);
+  // ongrid's client waits for the answer: a call for an edge no worker serves would wait for ever.
+  if (target !== null && !(await liveWorkerServes(target))) throw new AppError("not_found", `edge ${target} is not connected: no live worker has that name or label`);
+  const { call, finished } = await requestCall({ skillName: input.key, args: params, persona: null, target, identity: input.identity, wait: true, signal: input.signal });
   if (call.status === "awaiting_confirmation" || call.status === "awaiting_approval") {
     const body: OngridErrorBody = { error: waitingMessage(call), code: "forbidden", call_id: call.id, status: call.status };
     return Response.json(body, { status: 403 });

@@ -6,6 +6,19 @@ const OPERATOR = { role: "operator" } as const;
 const ADMIN = { role: "admin" } as const;
 const ADMIN_PERSON = { role: "admin", person: true } as const;
 
+/** ongrid's error body (internal/manager/server/skill/http.go writeErr), which execute answers instead of the console's envelope. */
+const ONGRID_ERROR = {
+  type: "object",
+  required: ["error", "code"],
+  properties: {
+    error: { type: "string" },
+    code: { type: "string", enum: ["unauthorized", "forbidden", "not-found", "invalid", "internal"] },
+    call_id: { type: "string", description: "a call that waits for a confirmation or approval" },
+    status: { type: "string", description: "that call's status" },
+    details: { description: "the ajv errors of invalid params" },
+  },
+} as const;
+
 /**
  * The operations of webhooks and the ongrid drop-in (DESIGN.md "Integrations"), for
  * lib/server/openapi/api-operations.ts.
@@ -47,7 +60,13 @@ export const INTEGRATION_OPERATIONS: readonly ApiOperation[] = [
     description: "`{params, edge_id?}` runs a call through the same path and policy as `POST /api/v1/skills/{name}/calls` (`wait: true`, `edge_id` as its target). Errors other than 401 use ongrid's body `{error, code}`.",
     access: OPERATOR,
     body: { schema: ONGRID_EXECUTE_SCHEMA },
-    responses: { 200: "`{result}`, or `{error}` when the skill failed", 400: "`invalid`: bad params or body", 403: "`forbidden`: refused, or waiting for a confirmation or approval (`call_id`, `status`)", 404: "`not-found`: unknown skill" },
+    responses: {
+      200: { description: "`{result}`, or `{error}` when the skill failed", schema: { type: "object", properties: { result: {}, error: { type: "string" } } } },
+      400: { description: "`invalid`: bad params or body", schema: ONGRID_ERROR },
+      403: { description: "`forbidden`: refused, or waiting for a confirmation or approval (`call_id`, `status`)", schema: ONGRID_ERROR },
+      404: { description: "`not-found`: unknown skill, or an `edge_id` no live worker serves", schema: ONGRID_ERROR },
+      413: { description: "`internal`: params past SKILL_ARGS_LIMIT_BYTES", schema: ONGRID_ERROR },
+    },
   },
   {
     method: "POST",

@@ -75,7 +75,7 @@ function orderedEvents(events: readonly WebhookEvent[]): WebhookEvent[] {
 async function toWebhookInfo(row: WebhookRow): Promise<WebhookInfo> {
   const [last, failing] = await Promise.all([
     db().webhookDelivery.findFirst({ where: { webhookId: row.id }, orderBy: { id: "desc" }, select: { status: true, createdAt: true, lastAttemptAt: true, lastStatus: true } }),
-    db().webhookDelivery.count({ where: { webhookId: row.id, OR: [{ status: "failed" }, { status: "pending", attempts: { gt: 0 } }] } }),
+    db().webhookDelivery.count({ where: { webhookId: row.id, OR: [{ status: "failed" }, { status: "pending", lastError: { not: null } }] } }),
   ]);
   return {
     id: row.id,
