@@ -113,7 +113,8 @@ test("an approval request's link opens the Approvals page at that approval's car
     await expect(card).toHaveAttribute("data-call-id", id);
 
     // Signed out, the link goes through the sign-in page and still ends at the card.
-    const signedOut = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    // The test runner gives new contexts the project's signed-in storage state unless told otherwise.
+    const signedOut = await browser.newContext({ baseURL: test.info().project.use.baseURL, storageState: { cookies: [], origins: [] } });
     try {
       const outside = await signedOut.newPage();
       await outside.goto(payload.url);
