@@ -15,6 +15,7 @@ import { folderOfSkill } from "../skills/registered-skill";
 import { getRegistry } from "../skills/registry";
 import { SecretUnreadableError } from "../secrets/secret-box";
 import { secretValuesFor } from "../secrets/secret-store";
+import { answersToTarget } from "./live-target";
 import { parseLabels } from "./worker-tokens";
 
 /** Longest a claim poll is held open, in ms: under a third of the lease, so a poll never outlives a renewal period. */
@@ -118,7 +119,7 @@ async function preferFullSandbox(worker: WorkerRow, candidates: Candidate[]): Pr
       (holder) =>
         holder.skill === candidate.skill &&
         holder.digest === candidate.skillDigest &&
-        (candidate.target === null || holder.name === candidate.target || parseLabels(holder.labels).includes(candidate.target)),
+        (candidate.target === null || answersToTarget(holder, candidate.target)),
     );
   return candidates.filter((candidate) => !coveredElsewhere(candidate));
 }
