@@ -20,6 +20,9 @@ const RECHECK_MS = 5000;
  */
 export function waitForCallEnd(id: string, signal?: AbortSignal): Promise<Call | null> {
   return waitForEnd(id, signal, async () => {
+    // The status alone first: a call just requested is still waiting, and the whole row is read only once it ended.
+    const [current] = await statements().$queryRaw<Array<{ status: string }>>`SELECT "status" FROM "Call" WHERE "id" = ${id}`;
+    if (!current || !isTerminalStatus(current.status as Call["status"])) return null;
     const row = await selectCallSql(statements(), id);
     return row && isTerminalStatus(row.status as Call["status"]) ? toCall(row) : null;
   }, databaseProvider() === "postgresql" ? RECHECK_MS : null);

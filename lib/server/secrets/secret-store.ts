@@ -7,6 +7,7 @@ import { approvalsChanged } from "../approvals/approval-feed";
 import { voidPendingApprovalsOfSkills } from "../approvals/void-approval";
 import { recordAudit } from "../audit/audit-trail";
 import { db } from "../db";
+import { statements } from "../db-statements";
 import { modelTransaction } from "../db-transactions";
 import { AppError } from "../errors";
 import { announce } from "../replica-bus";
@@ -256,7 +257,9 @@ export async function loadSecretGrants(): Promise<SecretGrants> {
  * Throws SecretUnreadableError (secret-box.ts) when one cannot be opened.
  */
 export async function secretValuesFor(skill: string, folder: string | null): Promise<{ values: Record<string, string>; fingerprints: Record<string, string> }> {
-  const rows = await db().secret.findMany({ select: { name: true, ciphertext: true, keyId: true, fingerprint: true, skills: true, skillFolders: true }, orderBy: { name: "asc" } });
+  // Raw SQL: every claim reads this (a model query cost ~1 ms of the console's CPU, 7% of its share of a call).
+  const rows = await statements().$queryRaw<Array<Pick<SecretRow, "name" | "ciphertext" | "keyId" | "fingerprint" | "skills" | "skillFolders">>>`
+    SELECT "name", "ciphertext", "keyId", "fingerprint", "skills", "skillFolders" FROM "Secret" ORDER BY "name"`;
   const given = rows.filter((row) => isGivenTo(row, skill, folder));
   if (given.length === 0) return { values: {}, fingerprints: {} };
   const key = secretKey();

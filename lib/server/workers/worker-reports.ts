@@ -35,7 +35,8 @@ async function refuseReport(caller: WorkerCaller, worker: WorkerRow, callId: str
  * must not have them parsed first (issue 10 point 1). The report's own transaction checks again.
  */
 export async function refuseReportOfOthers(caller: WorkerCaller, worker: WorkerRow, callId: string, what: string): Promise<void> {
-  const row = await selectCallSql(statements(), callId);
+  // Two columns, not the row: every finish and events report pays this read.
+  const [row] = await statements().$queryRaw<Array<Pick<CallRow, "workerId" | "status">>>`SELECT "workerId", "status" FROM "Call" WHERE "id" = ${callId}`;
   if (!row || row.workerId !== worker.id || row.status !== "running") await refuseReport(caller, worker, callId, what);
 }
 
@@ -50,8 +51,8 @@ function spawnColumns(spawned: SpawnReport | undefined) {
 
 /** Writes `call.started` for a reported spawn, in the transaction that stores it. */
 async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spawned: SpawnReport): Promise<void> {
-  const call = (await selectCallSql(tx, callId))!;
-  await recordAudit({ action: "call.started", actor: "system", callId, skill: call.skill, digest: call.digest, details: { worker: worker.name, workerId: worker.id, pid: spawned.pid, host: spawned.host } }, tx);
+  const [call] = await tx.$queryRaw<Array<Pick<CallRow, "skill" | "digest">>>`SELECT "skill", "digest" FROM "Call" WHERE "id" = ${callId}`;
+  await recordAudit({ action: "call.started", actor: "system", callId, skill: call!.skill, digest: call!.digest, details: { worker: worker.name, workerId: worker.id, pid: spawned.pid, host: spawned.host } }, tx);
 }
 
 /**
