@@ -43,7 +43,7 @@
  *                            each call's cgroup join costs (lib/server/executor/sandbox/cgroup-placement.ts
  *                            cgroupJoinHint); results.md is not written by such a run
  * Sizes (environment): BENCH_SKILLS=10000 BENCH_LOADER_REPS=3 BENCH_LOADER_BUDGET_S=100 BENCH_EXEC_CALLS=200 BENCH_WARMUP=20
- *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=10 BENCH_THROUGHPUT_ROUNDS=4 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
+ *   BENCH_CLIENTS=16 BENCH_THROUGHPUT_S=60 BENCH_BASELINE_S=20 BENCH_THROUGHPUT_ROUNDS=4 BENCH_THROUGHPUT_WARMUP_S=5 BENCH_STDERR_LINES=200 BENCH_STDERR_RUNS=3
  *   BENCH_SCALING_S=60 (per set-up) BENCH_SCALING_ROUNDS=4
  *   BENCH_SEARCH_SKILLS=10000 BENCH_SEARCH_REQUESTS=300 BENCH_SOAK_CLIENTS=32 BENCH_SOAK_S=600
  * The machine should be quiet: the suite prints the load average at start and end.
@@ -94,7 +94,9 @@ const settings = {
   warmup: envInt("BENCH_WARMUP", 20),
   clients: envInt("BENCH_CLIENTS", 16),
   throughputMs: envInt("BENCH_THROUGHPUT_S", 60) * 1000,
-  baselineMs: envInt("BENCH_BASELINE_S", 10) * 1000,
+  // Rounds of 5 s (4 rounds): rounds of 2.5 s moved with whatever the host did in them.
+  baselineMs: envInt("BENCH_BASELINE_S", 20) * 1000,
+  throughputWarmupMs: envInt("BENCH_THROUGHPUT_WARMUP_S", 5) * 1000,
   maxCalls: envInt("BENCH_MAX_CALLS", 20_000),
   throughputRounds: envInt("BENCH_THROUGHPUT_ROUNDS", 4),
   stderrLines: envInt("BENCH_STDERR_LINES", 200),
@@ -401,7 +403,7 @@ async function main() {
     sqliteFigures.executor = (await run("executor", pids, () => benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup })))?.figures;
     sqliteFigures.throughput = (
       await run("throughput", pids, () =>
-        benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds }),
+        benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds, warmupMs: settings.throughputWarmupMs }),
       )
     )?.figures;
     sqliteFigures.stderr = (await run("stderr", pids, () => benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns })))?.figures;
@@ -431,7 +433,7 @@ async function main() {
       const quiet = () => waitQuiet(pids.map((entry) => entry.pid), { maxMs: 60_000, quietMs: 10 });
       parts.push(await benchExecutor({ server, spawner, skill: "bench_noop", calls: settings.execCalls, warmup: settings.warmup, databaseCpu }));
       await quiet();
-      parts.push(await benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds, databaseCpu }));
+      parts.push(await benchThroughput({ server, spawner, skill: "bench_noop", clients: settings.clients, durationMs: settings.throughputMs, baselineDurationMs: settings.baselineMs, maxCalls: settings.maxCalls, rounds: settings.throughputRounds, warmupMs: settings.throughputWarmupMs, databaseCpu }));
       await quiet();
       parts.push(await benchStderrLatency({ server, spawner, skill: { name: "bench_stderr_ticker" }, lines: settings.stderrLines, intervalMs: settings.stderrIntervalMs, runs: settings.stderrRuns }));
       const [executor, throughput, stderr] = parts.map((part) => part.figures);

@@ -10,7 +10,8 @@
  * (bench/lib/direct-spawner-process.ts, exactly as the worker spawns), spawns/s and CPU per spawn
  * (that process plus its children, from /proc like the worker's); and C concurrent plain spawns, for
  * the sandbox's own cost under load. The three alternate in `rounds` rounds (BENCH_THROUGHPUT_ROUNDS,
- * default 4), each a `rounds`-th of its duration, so a drift of the host's load falls on both sides.
+ * default 4), each a `rounds`-th of its duration, so a drift of the host's load falls on both sides,
+ * after a warm-up of both (`warmupMs`, BENCH_THROUGHPUT_WARMUP_S, default 5 s) that is not counted.
  */
 import { consoleCpu, directRun } from "./executor.mjs";
 import { request } from "./lib/http.mjs";
@@ -54,9 +55,17 @@ async function spawnerSizeCost(spawner, skill, workerRssMiB, runs = 100) {
  * Runs the throughput benchmark; returns `{ rows, notes, stats, figures: { callsPerSecond, cpuPerCallMs, databaseCpuPerCallMs, errors } }`.
  * `databaseCpu` (optional: a PostgreSQL console) reads the database server's CPU so far in ms, reported per call beside the console's.
  */
-export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls, rounds = 4, databaseCpu = null }) {
-  // A few calls first, so the phase does not start with routes compiling or the worker's first claim.
+export async function benchThroughput({ server, spawner, skill, clients, durationMs, baselineDurationMs, maxCalls, rounds = 4, warmupMs = 5000, databaseCpu = null }) {
+  // Both sides warmed up under the measured load before anything is counted (`warmupMs` of console
+  // calls, a quarter of it of each kind of direct spawn): a handful of calls left the console's hot
+  // paths to V8's first tiers, and the first round then gave 0.55–0.60× against 0.63–0.87× for the
+  // rounds after it (2026-12-07, eight rounds, two runs).
   for (let i = 0; i < clients; i++) await request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true });
+  if (warmupMs > 0) {
+    await runConcurrently(clients, warmupMs, maxCalls, () => request(server.baseUrl, "POST", `/api/v1/skills/${skill}/calls`, { args: {}, wait: true }).catch(() => undefined));
+    await spawner.load("sandboxed", skill, clients, warmupMs / 4, maxCalls);
+    await spawner.load("plain", skill, clients, warmupMs / 4, maxCalls);
+  }
   const rss0 = { console: readRss(server.pid), worker: readRss(server.workerPid) };
   let errors = 0;
   let succeeded = 0;
