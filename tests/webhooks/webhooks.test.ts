@@ -126,6 +126,33 @@ describe("configuring webhooks", () => {
     const gone = await invoke(webhookRoute.GET, `/api/v1/webhooks/${webhook.id}`, { params: { id: webhook.id } });
     expect(gone.status).toBe(404);
   });
+
+  it("lists each webhook with its own last delivery and count of failing ones (read for all webhooks at once)", async () => {
+    const made = await Promise.all(["summary-a", "summary-b", "summary-c"].map((name) => newWebhook(`${base}/${name}`, ["call.failed"])));
+    const [a, b, c] = made.map(({ webhook }) => webhook.id) as [string, string, string];
+    // Disabled, so no event of another test is queued for them: only the rows below exist.
+    await db().webhook.updateMany({ where: { id: { in: [a, b, c] } }, data: { enabled: false } });
+    const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, second));
+    const later = new Date(Date.now() + 24 * 3600 * 1000);
+    const delivery = (webhookId: string, fields: Record<string, unknown>) =>
+      db().webhookDelivery.create({ data: { webhookId, event: "call.failed", payload: "{}", status: "delivered", attempts: 1, nextAttemptAt: later, createdAt: at(0), ...fields } });
+    // Interleaved, so each webhook's newest delivery is not the newest of all.
+    await delivery(a, { lastAttemptAt: at(1), lastStatus: 200 });
+    await delivery(b, { lastAttemptAt: at(2), lastStatus: 204 });
+    await delivery(a, { status: "failed", attempts: 9, lastAttemptAt: at(3), lastStatus: 500, lastError: "HTTP 500" });
+    await delivery(a, { status: "pending", attempts: 2, lastAttemptAt: at(4), lastStatus: 503, lastError: "HTTP 503" });
+    await delivery(b, { status: "pending", attempts: 0, createdAt: at(5) });
+
+    const listed = await invoke(webhooksRoute.GET, "/api/v1/webhooks");
+    expect(listed.status).toBe(200);
+    const byId = new Map(((await listed.json()) as { webhooks: WebhookInfo[] }).webhooks.map((webhook) => [webhook.id, webhook]));
+    expect(byId.get(a)).toMatchObject({ lastDelivery: { status: "pending", at: at(4).toISOString(), httpStatus: 503 }, failing: 2 });
+    expect(byId.get(b)).toMatchObject({ lastDelivery: { status: "pending", at: at(5).toISOString(), httpStatus: null }, failing: 0 });
+    expect(byId.get(c)).toMatchObject({ lastDelivery: null, failing: 0 });
+    // One webhook alone reads the same.
+    const one = await invoke(webhookRoute.GET, `/api/v1/webhooks/${a}`, { params: { id: a } });
+    expect(((await one.json()) as { webhook: WebhookInfo }).webhook).toMatchObject({ lastDelivery: { status: "pending", at: at(4).toISOString(), httpStatus: 503 }, failing: 2 });
+  });
 });
 
 describe("deliveries", () => {
