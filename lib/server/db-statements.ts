@@ -3,7 +3,7 @@ import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
 import { databaseProvider, openSqliteConnection, postgresPool, sqliteConnection } from "./db";
 import { errorChain, isDatabaseBusy, retryWhileBusy } from "./db-busy";
-import { postgresExecute, postgresQuery, postgresTransaction } from "./postgres-statements";
+import { postgresExecute, postgresQuery, postgresTransaction, type PostgresIsolation } from "./postgres-statements";
 import type { SqliteConnection } from "./serialised-sqlite-adapter";
 
 /**
@@ -192,16 +192,18 @@ export function isUniqueViolation(error: unknown): boolean {
  * throws AppError `unavailable` (503)). `work` must run every statement
  * through its `tx` — the connection is its alone until it returns (statements() and Prisma's client
  * wait). Commits when `work` resolves and returns its value; rolls back and rethrows when it throws.
- * On PostgreSQL the transaction is SERIALIZABLE and runs again on a conflict (postgresTransaction),
+ * On PostgreSQL the transaction is SERIALIZABLE (or `options.postgresIsolation`: PostgresIsolation says
+ * when READ COMMITTED keeps the same guarantees) and runs again on a conflict (postgresTransaction),
  * so `work` may run more than once and must touch nothing but the database through `tx`.
  */
-export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+export async function statementTransaction<T>(work: (tx: SqlRunner) => Promise<T>, options: { postgresIsolation?: PostgresIsolation } = {}): Promise<T> {
   if (databaseProvider() === "postgresql") {
     return postgresTransaction(postgresPool(), (transaction) =>
       work({
         $queryRaw: <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => transaction.query(toSql(query, values)) as Promise<R>,
         $executeRaw: (query, ...values) => transaction.execute(toSql(query, values)),
       }),
+      options.postgresIsolation,
     );
   }
   const connection = openSqliteConnection() ?? (await sqliteConnection());

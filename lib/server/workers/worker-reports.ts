@@ -65,20 +65,25 @@ async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spa
 export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow, callId: string, report: EventsReport): Promise<void> {
   let stored: CallEvent[] | null;
   try {
-    stored = await statementTransaction(async (tx) => {
-      const kept = await admitEvents(tx, callId, report.events);
-      const data = {
-        ...spawnColumns(report.spawned),
-        ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
-        ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
-        ...kept.columns,
-      };
-      const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
-      if (!changed) return null;
-      await storeEvents(callId, kept.events, tx);
-      if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
-      return kept.events;
-    });
+    stored = await statementTransaction(
+      async (tx) => {
+        const data = {
+          ...spawnColumns(report.spawned),
+          ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
+          ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
+        };
+        // The compare-and-set first: it locks the call's row before its stderr budget is read and
+        // written back (READ COMMITTED on PostgreSQL, PostgresIsolation).
+        const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
+        if (!changed) return null;
+        const kept = await admitEvents(tx, callId, report.events);
+        if (kept.columns.stderrBytes !== undefined) await updateCallSql(tx, callId, ["running"], kept.columns, { workerId: worker.id });
+        await storeEvents(callId, kept.events, tx);
+        if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
+        return kept.events;
+      },
+      { postgresIsolation: "read committed" },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
     throw error;
@@ -209,7 +214,10 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
         ended.stderrTruncated = kept.columns.stderrTruncated === true || report.stderrTruncated;
       }
       return ended;
-    });
+      // READ COMMITTED on PostgreSQL (PostgresIsolation): the compare-and-set above locks the call's row
+      // before the stderr budget is read and written back, and what is read before it (the skill and
+      // digest, which never change; who asked for a cancel, for the error's words) needs no lock.
+    }, { postgresIsolation: "read committed" });
   } catch (error) {
     if (error instanceof NotOwned) return refuseReport(caller, worker, callId, "finish a call");
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
