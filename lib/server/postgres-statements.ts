@@ -154,9 +154,10 @@ export type PostgresIsolation = "serializable" | "read committed";
  * Runs `work` in one SERIALIZABLE transaction on a connection of `pool`: PostgreSQL then guarantees
  * what SQLite's single writer did (every transaction as if alone, so a read-then-write such as the
  * stderr budget's cannot interleave with another), and reports a conflict as 40001, after which the
- * whole transaction runs again (retrySerializable). Commits when `work` resolves and returns its
- * value; rolls back and rethrows when it throws. `work` may run more than once: it must only touch
- * the database through its argument.
+ * whole transaction runs again (retrySerializable). With `isolation` "read committed" (PostgresIsolation
+ * says when that keeps the same guarantees) it runs at that level, and again after a deadlock.
+ * Commits when `work` resolves and returns its value; rolls back and rethrows when it throws. `work`
+ * may run more than once: it must only touch the database through its argument.
  */
 export async function postgresTransaction<T>(pool: pg.Pool, work: (tx: PostgresTransaction) => Promise<T>, isolation: PostgresIsolation = "serializable"): Promise<T> {
   return retrySerializable(async () => {
