@@ -154,6 +154,13 @@ async function withCanceller(tx: SqlRunner, callId: string, error: string | null
 }
 
 /**
+ * READ COMMITTED on PostgreSQL (PostgresIsolation): a finish's compare-and-set locks the call's row
+ * before the stderr budget is read and written back, and what it reads before that (the skill and
+ * digest, which never change; who asked for a cancel, for the error's words) needs no lock.
+ */
+const FINISH_ISOLATION = { postgresIsolation: "read committed" } as const;
+
+/**
  * Stores the end of a call a worker ran (`POST /api/v1/workers/{id}/calls/{callId}/finish`; DESIGN.md:
  * the console decides every transition): its last lines and the compare-and-set `running` → the
  * reported end state, owned by this worker, with result, exit code, error, duration and the
@@ -214,10 +221,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
         ended.stderrTruncated = kept.columns.stderrTruncated === true || report.stderrTruncated;
       }
       return ended;
-      // READ COMMITTED on PostgreSQL (PostgresIsolation): the compare-and-set above locks the call's row
-      // before the stderr budget is read and written back, and what is read before it (the skill and
-      // digest, which never change; who asked for a cancel, for the error's words) needs no lock.
-    }, { postgresIsolation: "read committed" });
+    }, FINISH_ISOLATION);
   } catch (error) {
     if (error instanceof NotOwned) return refuseReport(caller, worker, callId, "finish a call");
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
