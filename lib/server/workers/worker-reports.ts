@@ -76,9 +76,7 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
         // written back (READ COMMITTED on PostgreSQL, PostgresIsolation).
         const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
         if (!changed) return null;
-        const kept = await admitEvents(tx, callId, report.events);
-        if (kept.columns.stderrBytes !== undefined) await updateCallSql(tx, callId, ["running"], kept.columns, { workerId: worker.id });
-        await storeEvents(callId, kept.events, tx);
+        const kept = await storeReportedEvents(tx, callId, report.events);
         if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
         return kept.events;
       },
@@ -96,14 +94,17 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
 const SYSTEM_LINES_SLACK_BYTES = 64 * 1024;
 
 /**
- * The lines of a report that the call may still store: its timeline holds at most the console's own
- * SKILL_STDERR_LIMIT_BYTES (plus SYSTEM_LINES_SLACK_BYTES) whatever its worker sends — a hostile
- * worker stored 15 MB of stderr for one call in one report, and could go on without end. The rest is
- * dropped and the call marked `stderrTruncated`. Returns the lines to store and the Call columns to
- * set with them (`stderrBytes`, `stderrTruncated`), read and written in the caller's transaction.
+ * Stores the lines of a report that the call may still store, in the caller's transaction `tx`, which
+ * must already have locked the call's row by writing it (its compare-and-set): the call's timeline holds
+ * at most the console's own SKILL_STDERR_LIMIT_BYTES (plus SYSTEM_LINES_SLACK_BYTES) whatever its worker
+ * sends — a hostile worker stored 15 MB of stderr for one call in one report, and could go on without
+ * end. The rest is dropped and the call marked `stderrTruncated`. Reads the call's `stderrBytes`, inserts
+ * the kept lines (storeEvents) and writes the new count back (with `stderrTruncated` = true when a line
+ * was dropped; never set back to false). The same for a timeline report and a finish report. Returns the
+ * lines stored, to publish after the commit, and whether any was dropped.
  */
-async function admitEvents(tx: CallWriter, callId: string, events: readonly CallEvent[]): Promise<{ events: CallEvent[]; columns: { stderrBytes?: number; stderrTruncated?: true } }> {
-  if (events.length === 0) return { events: [], columns: {} };
+async function storeReportedEvents(tx: CallWriter, callId: string, events: readonly CallEvent[]): Promise<{ events: CallEvent[]; dropped: boolean }> {
+  if (events.length === 0) return { events: [], dropped: false };
   const [row] = await tx.$queryRaw<Array<{ stderrBytes: number }>>`SELECT "stderrBytes" FROM "Call" WHERE "id" = ${callId}`;
   const before = Number(row?.stderrBytes ?? 0);
   let left = config().stderrLimitBytes + SYSTEM_LINES_SLACK_BYTES - before;
@@ -120,7 +121,10 @@ async function admitEvents(tx: CallWriter, callId: string, events: readonly Call
     kept.push(event.line.includes("\u0000") ? { ...event, line: storableText(event.line) } : event);
   }
   const added = kept.reduce((sum, event) => sum + Buffer.byteLength(event.line, "utf8"), 0);
-  return { events: kept, columns: { stderrBytes: before + added, ...(dropped ? { stderrTruncated: true as const } : {}) } };
+  if (kept.length > 0) await storeEvents(callId, kept, tx);
+  if (dropped) await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${before + added}, "stderrTruncated" = ${true} WHERE "id" = ${callId}`;
+  else await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${before + added} WHERE "id" = ${callId}`;
+  return { events: kept, dropped };
 }
 
 /**
@@ -213,13 +217,9 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       // Not this worker's running call: roll back the start entry too.
       if (!ended) throw new NotOwned();
       if (report.digestMismatch !== undefined) await voidApprovalOfCall(tx, callId, report.digestMismatch);
-      const kept = await admitEvents(tx, callId, report.events);
+      const kept = await storeReportedEvents(tx, callId, report.events);
       stored = kept.events;
-      if (kept.events.length > 0) await storeEvents(callId, kept.events, tx);
-      if (kept.columns.stderrBytes !== undefined) {
-        await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${kept.columns.stderrBytes}, "stderrTruncated" = ${kept.columns.stderrTruncated === true || report.stderrTruncated} WHERE "id" = ${callId}`;
-        ended.stderrTruncated = kept.columns.stderrTruncated === true || report.stderrTruncated;
-      }
+      if (kept.dropped) ended.stderrTruncated = true;
       return ended;
     }, FINISH_ISOLATION);
   } catch (error) {
