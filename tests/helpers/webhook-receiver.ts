@@ -19,11 +19,19 @@ export interface ReceivedDelivery {
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
   answer: (path: string, nth: number) => number | "hang" = () => 200;
+  /** How long every answer (but "hang") is held, in ms: long enough, overlapping requests to one path show in peakInFlight. */
+  delayMs = 0;
+  private readonly inFlight = new Map<string, number>();
+  private readonly peaks = new Map<string, number>();
   private readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
+    const path = request.url ?? "";
+    const open = (this.inFlight.get(path) ?? 0) + 1;
+    this.inFlight.set(path, open);
+    this.peaks.set(path, Math.max(open, this.peaks.get(path) ?? 0));
+    response.on("close", () => this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1));
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const path = request.url ?? "";
       this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
       const answer = this.answer(path, this.at(path).length);
       if (answer === "hang") {
@@ -31,9 +39,16 @@ export class WebhookReceiver {
         response.on("close", () => clearTimeout(timer));
         return;
       }
-      response.writeHead(answer, { "content-type": "text/plain" }).end(answer >= 400 ? "boom: the receiver broke" : "ok");
+      const send = () => response.writeHead(answer, { "content-type": "text/plain" }).end(answer >= 400 ? "boom: the receiver broke" : "ok");
+      if (this.delayMs > 0) setTimeout(send, this.delayMs);
+      else send();
     });
   });
+
+  /** The most requests to `path` that were open at once (from arrival until their connection's answer closed). */
+  peakInFlight(path: string): number {
+    return this.peaks.get(path) ?? 0;
+  }
 
   /** Listens on 127.0.0.1 (`port`, default any free one) and resolves its base URL. */
   async listen(port = 0): Promise<string> {
