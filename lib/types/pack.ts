@@ -34,6 +34,12 @@ export interface PackSkill {
   digest: string;
 }
 
+/** Where a pack version stands: staged for review, enabled, waiting for a second admin, disabled, or enabled and changed on disk since. */
+export const PACK_STATUSES = ["staged", "enabled", "awaiting_approval", "disabled", "modified"] as const;
+
+/** One of PACK_STATUSES. */
+export type PackStatus = (typeof PACK_STATUSES)[number];
+
 /**
  * A staged, enabled or earlier version of a pack (DESIGN.md "Skill packs"). Each staging makes a new
  * one with its own id; one version per name is `enabled` at a time. `modified`: the enabled version's
@@ -45,7 +51,7 @@ export interface Pack {
   name: string;
   version: string;
   description: string;
-  status: "staged" | "enabled" | "awaiting_approval" | "disabled" | "modified";
+  status: PackStatus;
   source: PackSource;
   /** The git commit the pack was staged at (40 hex digits), or null for other sources. */
   commit: string | null;

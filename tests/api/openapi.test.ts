@@ -15,6 +15,13 @@ import * as toolCallRoute from "@/app/api/v1/tools/call/route";
 import * as userRoute from "@/app/api/v1/users/[id]/route";
 import * as usersRoute from "@/app/api/v1/users/route";
 import * as workerTokensRoute from "@/app/api/v1/worker-tokens/route";
+import * as auditRoute from "@/app/api/v1/audit/route";
+import * as packEnableRoute from "@/app/api/v1/packs/[id]/enable/route";
+import * as packRoute from "@/app/api/v1/packs/[id]/route";
+import * as packsRoute from "@/app/api/v1/packs/route";
+import * as skillRoute from "@/app/api/v1/skills/[name]/route";
+import * as skillsRoute from "@/app/api/v1/skills/route";
+import * as workersRoute from "@/app/api/v1/workers/route";
 import { UNDESCRIBED_ROUTES } from "@/lib/server/openapi/api-operations";
 import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from "@/lib/server/openapi/openapi-document";
 import { createAjv } from "@/lib/validation/ajv";
@@ -24,7 +31,8 @@ import { NEW_PERSONA_SCHEMA, PERSONA_REPLACEMENT_SCHEMA } from "@/lib/validation
 import { NEW_SECRET_SCHEMA } from "@/lib/validation/secret-requests";
 import { NEW_WORKER_TOKEN_SCHEMA } from "@/lib/validation/worker-requests";
 import { invoke } from "../helpers/route-client";
-import { setUpTestConsole } from "../helpers/test-console";
+import { writePack } from "../packs/pack-fixtures";
+import { reloadTestConsole, setUpTestConsole, writeSkill, type TestConsole } from "../helpers/test-console";
 import { createPerson } from "../helpers/test-people";
 
 const APP_DIR = path.resolve(__dirname, "../../app");
@@ -57,8 +65,10 @@ function describedOperations(document: OpenApiDocument): string[] {
     .sort();
 }
 
+let testConsole: TestConsole;
+
 beforeAll(async () => {
-  await setUpTestConsole();
+  testConsole = await setUpTestConsole();
 });
 
 describe("GET /api/v1/openapi.json", () => {
@@ -156,5 +166,54 @@ describe("the document's request bodies are the schemas the routes validate with
     const validate = createAjv("2020-12").compile(NEW_PERSONA_SCHEMA);
     expect(validate({ name: "reader", permission_mode: "read-only", skills: { allow: ["*"] } })).toBe(true);
     expect(createAjv("2020-12").compile(CALL_REQUEST_SCHEMA)({ args: { path: "/" }, persona: "reader", wait: false, target: "gpu" })).toBe(true);
+  });
+});
+
+/**
+ * Checks `answer` (its status and JSON body) against what the document says `method where` answers
+ * with that status: the schema under its content, its `#/components/schemas/…` refs resolved from the
+ * document's own components. Returns the body. Fails naming the schema's complaints.
+ */
+async function expectDocumentedAnswer(answer: Response, method: string, where: string, status: number): Promise<unknown> {
+  const text = await answer.text();
+  expect(answer.status, text).toBe(status);
+  const document = openApiDocument();
+  const responses = document.paths[where]![method]!.responses as Record<string, { content?: Record<string, { schema: object }> }>;
+  const schema = responses[String(status)]!.content!["application/json"]!.schema;
+  // The refs point into the document; as $defs of one schema they resolve without the rest of it.
+  const standalone = JSON.parse(JSON.stringify({ ...schema, $defs: (document.components as { schemas: object }).schemas }).replaceAll("#/components/schemas/", "#/$defs/")) as object;
+  const ajv = createAjv("2020-12");
+  const validate = ajv.compile(standalone);
+  const body = JSON.parse(text) as unknown;
+  if (!validate(body)) throw new Error(`${method.toUpperCase()} ${where} answered ${status} with a body its documented schema refuses: ${ajv.errorsText(validate.errors, { separator: "; " })}`);
+  return body;
+}
+
+describe("the document's answer schemas describe what the routes answer", () => {
+  it("skills, calls, workers, packs and the audit trail, each checked against its documented schema", async () => {
+    writeSkill(testConsole.root, "documented", { name: "documented", class: "safe", schema: { type: "object", properties: { n: { type: "integer" } } } }, 'cat > /dev/null; echo \'{"ok": true}\'');
+    await reloadTestConsole();
+    await expectDocumentedAnswer(await invoke(skillsRoute.GET, "/api/v1/skills"), "get", "/api/v1/skills", 200);
+    await expectDocumentedAnswer(await invoke(skillRoute.GET, "/api/v1/skills/documented", { params: { name: "documented" } }), "get", "/api/v1/skills/{name}", 200);
+    const ran = (await expectDocumentedAnswer(await invoke(callsRoute.POST, "/api/v1/skills/documented/calls", { method: "POST", params: { name: "documented" }, body: { args: { n: 1 }, wait: true } }), "post", "/api/v1/skills/{name}/calls", 200)) as { call: { status: string; worker: string | null } };
+    expect(ran.call.status).toBe("succeeded");
+    const workers = (await expectDocumentedAnswer(await invoke(workersRoute.GET, "/api/v1/workers"), "get", "/api/v1/workers", 200)) as { workers: Array<{ name: string }> };
+    expect(workers.workers.map((worker) => worker.name)).toContain(ran.call.worker);
+
+    const folder = writePack(path.join(testConsole.dir, "documented-pack"), "documented-pack", "1.0.0", { reporter: { manifest: { name: "documented_reporter", class: "safe" } } });
+    const staged = (await expectDocumentedAnswer(await invoke(packsRoute.POST, "/api/v1/packs", { method: "POST", body: { source: { type: "folder", path: folder } } }), "post", "/api/v1/packs", 201)) as { pack: { id: string; status: string } };
+    expect(staged.pack.status).toBe("staged");
+    await expectDocumentedAnswer(await invoke(packsRoute.GET, "/api/v1/packs"), "get", "/api/v1/packs", 200);
+    await expectDocumentedAnswer(await invoke(packRoute.GET, `/api/v1/packs/${staged.pack.id}`, { params: { id: staged.pack.id } }), "get", "/api/v1/packs/{id}", 200);
+    const enabled = (await expectDocumentedAnswer(await invoke(packEnableRoute.POST, `/api/v1/packs/${staged.pack.id}/enable`, { method: "POST", params: { id: staged.pack.id } }), "post", "/api/v1/packs/{id}/enable", 200)) as { pack: { status: string } };
+    expect(enabled.pack.status).toBe("enabled");
+
+    const audit = (await expectDocumentedAnswer(await invoke(auditRoute.GET, "/api/v1/audit"), "get", "/api/v1/audit", 200)) as { entries: Array<{ action: string }> };
+    expect(audit.entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(["call.requested", "call.finished", "pack.staged", "pack.enabled"]));
+  });
+
+  it("fails an answer that lacks a documented field", async () => {
+    const answer = Response.json({ workers: [{ id: "w1", name: "lonely" }] });
+    await expect(expectDocumentedAnswer(answer, "get", "/api/v1/workers", 200)).rejects.toThrow("GET /api/v1/workers answered 200 with a body its documented schema refuses: data/workers/0 must have required property 'labels'");
   });
 });

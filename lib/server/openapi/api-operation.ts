@@ -38,3 +38,17 @@ export interface ApiOperation {
   body?: { schema: JsonSchema; contentType?: string; required?: boolean; description?: string };
   responses: Readonly<Record<number, OperationResponse>>;
 }
+
+/**
+ * An answer whose body is an object holding named schemas under `#/components/schemas/`:
+ * `fields` maps each required property to a schema name, or to `[name]` for an array of them
+ * (`{packs: ["Pack"]}` → `{packs: [Pack]}`). Other properties the answer carries are allowed.
+ */
+export function answerOf(description: string, fields: Readonly<Record<string, ResponseSchemaName | readonly [ResponseSchemaName]>>): OperationResponse {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [property, name] of Object.entries(fields)) {
+    const ref = { $ref: `#/components/schemas/${typeof name === "string" ? name : name[0]}` };
+    properties[property] = typeof name === "string" ? ref : { type: "array", items: ref };
+  }
+  return { description, schema: { type: "object", required: Object.keys(fields), properties } };
+}
