@@ -331,6 +331,25 @@ describe("retries", () => {
     }
   });
 
+  it("ends a pending delivery of a webhook disabled since, without sending it, and sends a test delivery all the same", async () => {
+    const { webhook } = await newWebhook(`${base}/disabled`);
+    const patched = await invoke(webhookRoute.PATCH, `/api/v1/webhooks/${webhook.id}`, { method: "PATCH", params: { id: webhook.id }, body: { enabled: false } });
+    expect(patched.status).toBe(200);
+    // Queued while it was enabled, due now.
+    const queued = await db().webhookDelivery.create({ data: { webhookId: webhook.id, event: "call.failed", payload: "{}", status: "pending", nextAttemptAt: new Date(), createdAt: new Date() } });
+    await invoke(testRoute.POST, `/api/v1/webhooks/${webhook.id}/test`, { method: "POST", params: { id: webhook.id } });
+    const ended = await until(async () => {
+      const deliveries = await deliveriesOf(webhook.id);
+      return deliveries.every((delivery) => delivery.status !== "pending") ? deliveries : undefined;
+    }, "both deliveries to end");
+    expect(ended.map((delivery) => [delivery.event, delivery.status, delivery.attempts, delivery.lastStatus, delivery.lastError, delivery.deliveredAt === null, delivery.nextAttemptAt])).toEqual([
+      ["ping", "delivered", 1, 200, null, false, null],
+      ["call.failed", "failed", 1, null, "the webhook is disabled", true, null],
+    ]);
+    expect(ended[1]!.id).toBe(queued.id);
+    expect(receiver.payloads("/disabled").map((payload) => payload.event)).toEqual(["ping"]);
+  });
+
   it("prunes delivered and given-up deliveries older than the retention, never a pending one", async () => {
     const { webhook } = await newWebhook(`${base}/pruned`);
     const old = new Date(Date.now() - DELIVERY_RETENTION_MS - 60_000);

@@ -204,18 +204,15 @@ function failureText(error: unknown, timeoutMs: number): string {
  */
 async function record(row: DeliveryRow, outcome: AttemptOutcome, final: boolean): Promise<void> {
   const now = await agreedNow();
-  if (outcome.delivered) {
-    await statements().$executeRaw`UPDATE "WebhookDelivery" SET "status" = 'delivered', "deliveredAt" = ${now}, "lastStatus" = ${outcome.status}, "lastError" = ${null}, "leaseUntil" = ${null}
-      WHERE "id" = ${row.id} AND "status" = 'pending' AND "leaseUntil" = ${row.leaseUntil}`;
-    return;
-  }
-  const next = final ? null : nextAttemptAt(row.createdAt.getTime(), row.attempts, now.getTime(), config().webhookRetryFirstMs);
-  if (next === null) {
-    const error = final ? outcome.error : `${outcome.error ?? "failed"}; gave up after ${row.attempts} attempt${row.attempts === 1 ? "" : "s"} (deliveries are retried for a day)`;
-    await statements().$executeRaw`UPDATE "WebhookDelivery" SET "status" = 'failed', "lastStatus" = ${outcome.status}, "lastError" = ${error}, "leaseUntil" = ${null}
-      WHERE "id" = ${row.id} AND "status" = 'pending' AND "leaseUntil" = ${row.leaseUntil}`;
-    return;
-  }
-  await statements().$executeRaw`UPDATE "WebhookDelivery" SET "nextAttemptAt" = ${new Date(next)}, "lastStatus" = ${outcome.status}, "lastError" = ${outcome.error}, "leaseUntil" = ${null}
+  const next = outcome.delivered || final ? null : nextAttemptAt(row.createdAt.getTime(), row.attempts, now.getTime(), config().webhookRetryFirstMs);
+  const end: { status: "pending" | "delivered" | "failed"; error: string | null } =
+    outcome.delivered ? { status: "delivered", error: null }
+    : next !== null ? { status: "pending", error: outcome.error }
+    : final ? { status: "failed", error: outcome.error }
+    : { status: "failed", error: `${outcome.error ?? "failed"}; gave up after ${row.attempts} attempt${row.attempts === 1 ? "" : "s"} (deliveries are retried for a day)` };
+  // Untouched columns keep their value: deliveredAt only when delivered, nextAttemptAt only when due again.
+  await statements().$executeRaw`UPDATE "WebhookDelivery"
+    SET "status" = ${end.status}, "lastStatus" = ${outcome.status}, "lastError" = ${end.error}, "leaseUntil" = ${null},
+      "deliveredAt" = ${outcome.delivered ? now : null}, "nextAttemptAt" = COALESCE(${next === null ? null : new Date(next)}, "nextAttemptAt")
     WHERE "id" = ${row.id} AND "status" = 'pending' AND "leaseUntil" = ${row.leaseUntil}`;
 }
