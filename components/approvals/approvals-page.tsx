@@ -6,10 +6,10 @@ import { useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/layout/page-header";
 import { PendingPackApprovals } from "@/components/packs/pending-pack-approvals";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cx } from "@/components/ui/class-names";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { APPROVALS_POLL_MS, useApprovals, useLastDenial } from "@/lib/client/approvals";
 import { useIdentity } from "@/lib/client/identity";
@@ -129,17 +129,7 @@ export function ApprovalsPage() {
       {approvals.isPending ? (
         <ApprovalsSkeleton />
       ) : approvals.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the approvals"
-          actions={
-            <Button size="sm" onClick={() => void approvals.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {approvals.error.message}
-        </Alert>
+        <LoadFailed title="Could not load the approvals" error={approvals.error} onRetry={() => void approvals.refetch()} />
       ) : approvals.data.length === 0 ? (
         <EmptyState title={tab === "pending" ? "No pending approvals" : `No ${TAB_LABEL[tab].toLowerCase()} approvals`}>{EMPTY[tab]}</EmptyState>
       ) : (

@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ListedJson } from "@/components/calls/listed-json";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { formatBytes } from "@/lib/client/format-bytes";
 import { formatInstantTitle, formatRelative } from "@/lib/client/format-time";
 import { useCallsAwaitingConfirmation, useConfirmCall, useDropCall } from "@/lib/client/approvals";
@@ -109,9 +109,7 @@ export function ConfirmationQueue() {
   const now = useNow(5000);
   if (calls.isError) {
     return (
-      <Alert tone="danger" title="Could not load the calls awaiting confirmation" className="mb-4">
-        {calls.error.message}
-      </Alert>
+      <LoadFailed title="Could not load the calls awaiting confirmation" error={calls.error} onRetry={() => void calls.refetch()} className="mb-4" />
     );
   }
   if (!calls.data || calls.data.length === 0) return null;

@@ -3,10 +3,10 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { MeasuredList } from "@/components/ui/measured-list";
 import { auditExportUrl, useAuditTrail } from "@/lib/client/use-audit";
@@ -108,17 +108,7 @@ export function AuditPage() {
       {trail.isPending ? (
         <AuditSkeleton />
       ) : trail.data === undefined ? (
-        <Alert
-          tone="danger"
-          title="Could not load the audit trail"
-          actions={
-            <Button size="sm" onClick={() => void trail.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {trail.error?.message}
-        </Alert>
+        <LoadFailed title="Could not load the audit trail" error={trail.error} onRetry={() => void trail.refetch()} />
       ) : entries.length === 0 ? (
         filtered ? (
           <EmptyState
@@ -163,9 +153,7 @@ export function AuditPage() {
             ) : null}
           </div>
           {trail.isFetchNextPageError ? (
-            <Alert tone="danger" title="Could not load older entries" className="m-3">
-              {trail.error?.message}
-            </Alert>
+            <LoadFailed title="Could not load older entries" error={trail.error} onRetry={() => void trail.fetchNextPage()} retrying={trail.isFetchingNextPage} className="m-3" />
           ) : null}
         </Card>
       )}

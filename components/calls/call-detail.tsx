@@ -5,13 +5,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DateTime } from "@/components/ui/date-time";
 import { DescriptionList, type DescriptionItem } from "@/components/ui/description-list";
 import { EmptyState } from "@/components/ui/empty-state";
 import { EmptyValue } from "@/components/ui/empty-value";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { ShortDigest } from "@/components/workers/short-digest";
 import { SandboxModeBadge } from "@/components/workers/worker-sandbox";
@@ -356,17 +356,7 @@ export function CallDetail({ id }: { id: string }) {
       );
     }
     return (
-      <Alert
-        tone="danger"
-        title="Could not load the call"
-        actions={
-          <Button size="sm" onClick={() => void call.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {call.error.message}
-      </Alert>
+      <LoadFailed title="Could not load the call" error={call.error} onRetry={() => void call.refetch()} />
     );
   }
   if (isAwaitingStatus(call.data.status)) return <WaitingCallView call={call.data} />;

@@ -4,10 +4,10 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useCalls } from "@/lib/client/use-calls";
 import { useSkills } from "@/lib/client/use-skills";
@@ -87,17 +87,7 @@ export function CallsPage() {
       {calls.isPending ? (
         <CallsTableSkeleton />
       ) : calls.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the calls"
-          actions={
-            <Button size="sm" onClick={() => void calls.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {calls.error.message}
-        </Alert>
+        <LoadFailed title="Could not load the calls" error={calls.error} onRetry={() => void calls.refetch()} />
       ) : calls.data.length === 0 ? (
         filtered ? (
           <EmptyState

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { Alert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { formatInstantTitle, formatRelative } from "@/lib/client/format-time";
 import { useCalls } from "@/lib/client/use-calls";
@@ -30,9 +30,7 @@ export function RecentCalls({ skill, canRun = true }: { skill: string; canRun?: 
         <SkeletonRows rows={3} className="p-4" />
       ) : calls.isError ? (
         <div className="p-3">
-          <Alert tone="danger" title="Could not load the calls">
-            {calls.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the calls" error={calls.error} onRetry={() => void calls.refetch()} />
         </div>
       ) : calls.data.length === 0 ? (
         <p className="px-4 py-6 text-center text-sm text-zinc-500">{canRun ? "No calls yet. Run it to see one here." : "No calls yet."}</p>

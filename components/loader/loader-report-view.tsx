@@ -8,6 +8,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DateTime } from "@/components/ui/date-time";
 import { EmptyValue } from "@/components/ui/empty-value";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { formatDuration } from "@/lib/client/format-time";
@@ -221,17 +222,7 @@ export function LoaderReportView() {
       {report.isPending ? (
         <LoaderReportSkeleton />
       ) : report.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the loader report"
-          actions={
-            <Button size="sm" onClick={() => void report.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {report.error.message}
-        </Alert>
+        <LoadFailed title="Could not load the loader report" error={report.error} onRetry={() => void report.refetch()} />
       ) : (
         <LoaderReportBody state={report.data} />
       )}

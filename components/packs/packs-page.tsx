@@ -3,12 +3,11 @@
 import Link from "next/link";
 import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import { usePacks } from "@/lib/client/use-packs";
@@ -127,17 +126,7 @@ function PacksPageBody() {
         {packs.isPending ? (
           <PacksSkeleton />
         ) : packs.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the packs"
-            actions={
-              <Button size="sm" onClick={() => void packs.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {packs.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the packs" error={packs.error} onRetry={() => void packs.refetch()} />
         ) : packs.data.length === 0 ? (
           <EmptyState title="No packs yet">
             A pack is a folder with a <code className="font-mono">pack.json</code> (name, version, description) and skill folders of either kind. Stage one from a folder, a git

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useIdentity } from "@/lib/client/identity";
 import { PERSONAS_EXPORT_PATH, type PersonaImportResult } from "@/lib/client/personas";
@@ -103,9 +104,7 @@ export function PersonasPage() {
             <SkeletonRows rows={4} />
           </Card>
         ) : personas.isError ? (
-          <Alert tone="danger" title="Could not load the personas" actions={<Button size="sm" onClick={() => void personas.refetch()}>Retry</Button>}>
-            {personas.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the personas" error={personas.error} onRetry={() => void personas.refetch()} />
         ) : personas.data.length === 0 ? (
           <EmptyState title="No personas">The console creates the default persona on start; create or import others.</EmptyState>
         ) : (

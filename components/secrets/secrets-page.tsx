@@ -3,10 +3,9 @@
 import { useMemo, useRef, useState } from "react";
 import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useSecrets } from "@/lib/client/use-secrets";
 import { useSkills } from "@/lib/client/use-skills";
@@ -80,17 +79,7 @@ function SecretsPageBody() {
         {secrets.isPending ? (
           <SecretsSkeleton />
         ) : secrets.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the secrets"
-            actions={
-              <Button size="sm" onClick={() => void secrets.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {secrets.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the secrets" error={secrets.error} onRetry={() => void secrets.refetch()} />
         ) : secrets.data.length === 0 ? (
           <EmptyState title="No secrets yet">
             A secret gives chosen skills a credential — an API key, a token — as an environment variable, without putting it in the console&apos;s environment or in a

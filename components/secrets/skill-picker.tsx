@@ -2,10 +2,10 @@
 
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { indexSkills } from "@/components/skills/filter-skills";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useSkills } from "@/lib/client/use-skills";
 import { pickableSkills, skillToAdd, unregisteredName } from "./pick-skills";
@@ -89,18 +89,9 @@ export function SkillPicker({ secretName, selected, onChange }: { secretName: st
       {skills.isPending ? (
         <SkeletonRows rows={4} className="mt-2" />
       ) : skills.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the skills"
-          className="mt-2"
-          actions={
-            <Button size="sm" onClick={() => void skills.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {skills.error.message} Names typed above can still be added.
-        </Alert>
+        <LoadFailed title="Could not load the skills" error={skills.error} onRetry={() => void skills.refetch()} className="mt-2">
+          Names typed above can still be added.
+        </LoadFailed>
       ) : (
         <div id={ids.list} role="group" aria-label="Matching skills" className="mt-2 max-h-56 overflow-y-auto rounded-md border border-zinc-200 bg-white">
           {choices.length === 0 ? <p className="px-3 py-3 text-sm text-zinc-500">No skill matches “{query}”.</p> : null}

@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { isApiError } from "@/lib/client/api-error";
 import { usePresetMutations, usePresets } from "@/lib/client/use-presets";
 import type { ArgPreset } from "@/lib/types/preset";
@@ -174,17 +175,7 @@ export function PresetBar({
         </Button>
       </div>
       {presets.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the presets"
-          actions={
-            <Button size="sm" onClick={() => void presets.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {presets.error.message}
-        </Alert>
+        <LoadFailed title="Could not load the presets" error={presets.error} onRetry={() => void presets.refetch()} />
       ) : null}
       {notice ? (
         <Alert tone="warning" title="Cannot save a preset yet" live>

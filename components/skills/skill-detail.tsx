@@ -7,10 +7,10 @@ import { RecentCalls } from "@/components/calls/recent-calls";
 import { SkillWorkersCard } from "@/components/workers/skill-workers-card";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/client/api-error";
 import { useCall } from "@/lib/client/use-calls";
@@ -144,17 +144,7 @@ export function SkillDetail({ name }: { name: string }) {
       );
     }
     return (
-      <Alert
-        tone="danger"
-        title="Could not load the skill"
-        actions={
-          <Button size="sm" onClick={() => void skill.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {skill.error.message}
-      </Alert>
+      <LoadFailed title="Could not load the skill" error={skill.error} onRetry={() => void skill.refetch()} />
     );
   }
 

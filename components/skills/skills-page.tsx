@@ -3,9 +3,9 @@
 import { useSearchParams } from "next/navigation";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { useDebouncedValue } from "@/lib/client/use-debounced-value";
 import { useSkills } from "@/lib/client/use-skills";
 import { filterSkills, groupByCategory, indexSkills } from "./filter-skills";
@@ -73,17 +73,7 @@ export function SkillsPage() {
       {skills.isPending ? (
         <SkillListSkeleton />
       ) : skills.isError ? (
-        <Alert
-          tone="danger"
-          title="Could not load the skills"
-          actions={
-            <Button size="sm" onClick={() => void skills.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {skills.error.message}
-        </Alert>
+        <LoadFailed title="Could not load the skills" error={skills.error} onRetry={() => void skills.refetch()} />
       ) : total === 0 ? (
         <SkillsEmptyState />
       ) : groups.length === 0 ? (

@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { usePersonas } from "@/lib/client/use-personas";
 import { useCreateToken } from "@/lib/client/use-tokens";
 import { DEFAULT_PERSONA_NAME } from "@/lib/types/persona";
@@ -39,18 +40,7 @@ export function CreateTokenForm({ onCreated }: { onCreated: (created: { token: s
       <CardHeader title="New token" titleId="create-token-title" description="An agent sends it as Authorization: Bearer <token> and acts as its persona, with your role capped at operator (it can run calls, never sign, deny or confirm)." />
       <CardBody>
         {personas.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the personas"
-            className="mb-3"
-            actions={
-              <Button size="sm" onClick={() => void personas.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {personas.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the personas" error={personas.error} onRetry={() => void personas.refetch()} className="mb-3" />
         ) : null}
         <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
           <div className="min-w-48 flex-1">

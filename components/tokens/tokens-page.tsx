@@ -3,9 +3,9 @@
 import { useState } from "react";
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useIdentity } from "@/lib/client/identity";
 import { useTokens } from "@/lib/client/use-tokens";
@@ -72,17 +72,7 @@ export function TokensPage() {
         {tokens.isPending ? (
           <TokensSkeleton />
         ) : tokens.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the tokens"
-            actions={
-              <Button size="sm" onClick={() => void tokens.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {tokens.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
         ) : tokens.data.length === 0 ? (
           <EmptyState title="No tokens yet">Create one above for each agent, so that each can be revoked on its own.</EmptyState>
         ) : (

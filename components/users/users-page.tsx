@@ -2,9 +2,8 @@
 
 import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useIdentity } from "@/lib/client/identity";
 import { useUsers } from "@/lib/client/use-users";
@@ -47,17 +46,7 @@ function UsersPageBody() {
         {users.isPending ? (
           <UsersSkeleton />
         ) : users.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the people"
-            actions={
-              <Button size="sm" onClick={() => void users.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {users.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the people" error={users.error} onRetry={() => void users.refetch()} />
         ) : (
           <Card className="overflow-hidden">
             <UsersTable users={users.data} selfId={identity.data?.userId} />

@@ -1,10 +1,9 @@
 "use client";
 
-import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { DateTime } from "@/components/ui/date-time";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useWebhookDeliveries } from "@/lib/client/use-webhooks";
 import type { WebhookDeliveryInfo } from "@/lib/types/webhook";
@@ -70,18 +69,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
   if (deliveries.isPending) return <SkeletonRows rows={3} className="p-4" />;
   if (deliveries.isError) {
     return (
-      <Alert
-        tone="danger"
-        title="Could not load the delivery log"
-        className="m-4"
-        actions={
-          <Button size="sm" onClick={() => void deliveries.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {deliveries.error.message}
-      </Alert>
+      <LoadFailed title="Could not load the delivery log" error={deliveries.error} onRetry={() => void deliveries.refetch()} className="m-4" />
     );
   }
   if (deliveries.data.length === 0) return <p className="px-4 py-3 text-sm text-zinc-600">Nothing sent yet. Send a test to check the address answers.</p>;

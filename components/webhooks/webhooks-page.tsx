@@ -3,11 +3,10 @@
 import { useState } from "react";
 import { AdminOnly } from "@/components/layout/admin-only";
 import { PageHeader } from "@/components/layout/page-header";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useDeleteWebhook, useWebhooks } from "@/lib/client/use-webhooks";
 import type { WebhookInfo } from "@/lib/types/webhook";
@@ -61,17 +60,7 @@ function WebhooksPageBody() {
         {webhooks.isPending ? (
           <WebhooksSkeleton />
         ) : webhooks.isError ? (
-          <Alert
-            tone="danger"
-            title="Could not load the webhooks"
-            actions={
-              <Button size="sm" onClick={() => void webhooks.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {webhooks.error.message}
-          </Alert>
+          <LoadFailed title="Could not load the webhooks" error={webhooks.error} onRetry={() => void webhooks.refetch()} />
         ) : webhooks.data.length === 0 ? (
           <EmptyState title="No webhooks yet">
             Add an address above — a chat&apos;s incoming webhook, an incident tool, your own receiver — and approvers hear of a dangerous call the moment it waits for

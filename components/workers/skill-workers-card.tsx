@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cx } from "@/components/ui/class-names";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useSkillWorkers } from "@/lib/client/use-skill-workers";
 import type { SkillHolders } from "@/lib/types/worker";
@@ -75,17 +75,7 @@ export function SkillWorkersCard({ skill }: { skill: string }) {
         <SkeletonRows rows={3} className="p-4" />
       ) : !data ? (
         <div className="p-3">
-          <Alert
-            tone="danger"
-            title="Could not load the workers"
-            actions={
-              <Button size="sm" onClick={() => void holders.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {holders.error?.message}
-          </Alert>
+          <LoadFailed title="Could not load the workers" error={holders.error} onRetry={() => void holders.refetch()} />
         </div>
       ) : (
         <>

@@ -2,11 +2,11 @@
 
 import Link from "next/link";
 import { type ReactNode, useId, useState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { cx } from "@/components/ui/class-names";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { useDebouncedValue } from "@/lib/client/use-debounced-value";
 import { useWorkerSkills, WORKER_SKILLS_PAGE_SIZE } from "@/lib/client/use-workers";
 import type { WorkerInfo, WorkerSkillReport } from "@/lib/types/worker";
@@ -48,9 +48,7 @@ function AllSkills({ worker, label }: { worker: WorkerInfo; label: string }) {
   if (pages.isPending) body = <p className="px-3 py-2 text-sm text-zinc-500">Loading the skills…</p>;
   else if (pages.isError && skills.length === 0) {
     body = (
-      <Alert tone="danger" title="Could not load the skills" className="m-3">
-        {pages.error.message}
-      </Alert>
+      <LoadFailed title="Could not load the skills" error={pages.error} onRetry={() => void pages.refetch()} className="m-3" />
     );
   } else if (skills.length === 0) body = <p className="px-3 py-2 text-sm text-zinc-600">No skill of {worker.name} has “{q}” in its name.</p>;
   else {
@@ -82,9 +80,7 @@ function AllSkills({ worker, label }: { worker: WorkerInfo; label: string }) {
         ) : null}
       </div>
       {pages.isFetchNextPageError ? (
-        <Alert tone="danger" title="Could not load more skills" className="m-3">
-          {pages.error?.message}
-        </Alert>
+        <LoadFailed title="Could not load more skills" error={pages.error} onRetry={() => void pages.fetchNextPage()} retrying={pages.isFetchingNextPage} className="m-3" />
       ) : null}
     </>
   );

@@ -1,9 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { useWorkerTokens } from "@/lib/client/use-worker-tokens";
 import type { WorkerInfo, WorkerTokenInfo } from "@/lib/types/worker";
@@ -36,17 +35,7 @@ export function WorkerTokensSection({ workers }: { workers: WorkerInfo[] | undef
           <SkeletonRows rows={3} className="p-4" />
         ) : tokens.isError ? (
           <div className="p-3">
-            <Alert
-              tone="danger"
-              title="Could not load the worker tokens"
-              actions={
-                <Button size="sm" onClick={() => void tokens.refetch()}>
-                  Retry
-                </Button>
-              }
-            >
-              {tokens.error.message}
-            </Alert>
+            <LoadFailed title="Could not load the worker tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
           </div>
         ) : tokens.data.length === 0 ? (
           <p className="px-4 py-6 text-center text-sm text-zinc-500">No worker tokens yet. Create one above for each host that runs a worker.</p>

@@ -3,6 +3,7 @@
 import { PageHeader } from "@/components/layout/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { LoadFailed } from "@/components/ui/load-failed";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useIdentity } from "@/lib/client/identity";
 import { useWorkers } from "@/lib/client/use-workers";
@@ -123,17 +124,7 @@ export function WorkersPage() {
               <WorkersList workers={workers.data} canCreateTokens={isAdmin} />
             </>
           ) : (
-            <Alert
-              tone="danger"
-              title="Could not load the workers"
-              actions={
-                <Button size="sm" onClick={() => void workers.refetch()}>
-                  Retry
-                </Button>
-              }
-            >
-              {workers.error?.message}
-            </Alert>
+            <LoadFailed title="Could not load the workers" error={workers.error} onRetry={() => void workers.refetch()} />
           )}
         </section>
         {isAdmin ? <WorkerTokensSection workers={workers.data} /> : null}
