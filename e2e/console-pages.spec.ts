@@ -203,33 +203,24 @@ test("a call waiting for its confirmation can be declined from its own page", as
   await expect(page.getByTestId("call-waiting")).toBeHidden();
 });
 
-test("a list that fails to load says why, and Retry loads it", async ({ page }) => {
-  let refusing = true;
-  await page.route("**/api/v1/webhooks", (route) =>
-    refusing && route.request().method() === "GET"
-      ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "conflict", message: "the console is restoring its database" } }) })
-      : route.continue(),
-  );
-  await page.goto("/webhooks");
-  const failure = page.getByRole("alert").filter({ hasText: "Could not load the webhooks" });
-  await expect(failure).toContainText("the console is restoring its database");
-  refusing = false;
-  await failure.getByRole("button", { name: "Retry" }).click();
-  await expect(failure).toHaveCount(0);
-  await expect(page.getByText("No webhooks yet").or(page.getByRole("list", { name: "Webhooks" }))).toBeVisible();
-});
-
-test("a skill's recent calls that fail to load can be retried on the skill's page", async ({ page }) => {
-  let refusing = true;
-  await page.route("**/api/v1/calls?*", (route) =>
-    refusing && new URL(route.request().url()).searchParams.get("skill") === "slow_echo"
-      ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "conflict", message: "the calls cannot be read now" } }) })
-      : route.continue(),
-  );
-  await page.goto("/skills/slow_echo");
-  const failure = page.getByRole("alert").filter({ hasText: "Could not load the calls" });
-  await expect(failure).toContainText("the calls cannot be read now");
-  refusing = false;
-  await failure.getByRole("button", { name: "Retry" }).click();
-  await expect(failure).toHaveCount(0);
+test("a list that fails to load says why, and Retry loads it: a page's list and a skill's recent calls", async ({ page }) => {
+  const places = [
+    { url: "/webhooks", api: "**/api/v1/webhooks", title: "Could not load the webhooks", message: "the console is restoring its database" },
+    // This one had no Retry before LoadFailed.
+    { url: "/skills/slow_echo", api: "**/api/v1/calls?*", title: "Could not load the calls", message: "the calls cannot be read now" },
+  ];
+  for (const place of places) {
+    let refusing = true;
+    await page.route(place.api, (route) =>
+      refusing && route.request().method() === "GET"
+        ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "conflict", message: place.message } }) })
+        : route.continue(),
+    );
+    await page.goto(place.url);
+    const failure = page.getByRole("alert").filter({ hasText: place.title });
+    await expect(failure).toContainText(place.message);
+    refusing = false;
+    await failure.getByRole("button", { name: "Retry" }).click();
+    await expect(failure).toHaveCount(0);
+  }
 });
