@@ -459,3 +459,18 @@ test("a read-only field is sent when the person types it into the raw JSON", asy
   await raw.fill('{"region": "us-east", "meta": {"etag": "e2"}}');
   expect(await runAndReadReceivedArgs(page)).toEqual({ region: "us-east", meta: { etag: "e2" } });
 });
+
+test("without a form, the raw JSON editor says the args are edited as JSON, not that they update a form", async ({ page }) => {
+  await page.goto("/skills/form_broken");
+  const status = page.locator("#skill-args-form-raw-status");
+  await expect(status).toHaveText("The form could not be built from this skill's schema, so the args are edited as JSON here.");
+  await page.getByLabel("Args (JSON object)").fill("[]");
+  await expect(status).toHaveText("Args must be a JSON object ({ … }), not an array. Nothing is sent until this is fixed.");
+  await page.getByLabel("Args (JSON object)").fill("{}");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await expect(status).toHaveText("The form could not be built from this skill's schema, so the args are edited as JSON here.");
+
+  await page.goto("/skills/form_scalars");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await expect(status).toHaveText("Edits here update the form, and the form's edits show here.");
+});

@@ -2,11 +2,11 @@
 
 import { getDefaultFormState, type RJSFSchema } from "@rjsf/utils";
 import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState, useTransition } from "react";
+import { useCallback, useMemo, useRef, useState, useTransition } from "react";
 import { SchemaForm, type Args } from "@/components/schema-form/schema-form";
 import { ajvErrorsToErrorSchema, listAjvErrors } from "@/components/schema-form/ajv-errors";
 import { FieldMessageList } from "@/components/schema-form/field-message-list";
-import { hasNoFields, toFormSchema } from "@/components/schema-form/form-schema";
+import { hasNoFields, toFormSchema, unrenderableReason } from "@/components/schema-form/form-schema";
 import { formatArgsJson, parseArgsJson } from "@/components/schema-form/parse-args-json";
 import { omitReadOnly } from "@/components/schema-form/read-only-args";
 import { RawJsonEditor, type ArgsParseError } from "@/components/schema-form/raw-json-editor";
@@ -93,12 +93,16 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
  * `loaded` (a past call's args, from `?from=`) replaces the defaults, even when they no longer match
  * the schema: the mismatch is listed. Presets load the same way; "Copy as curl" copies the current args.
  * The form never sends read-only fields; the Raw JSON editor sends what it holds (issue 14 point 4).
+ * When no form can be built from the schema, the Raw JSON editor says so instead of claiming to follow a form.
  */
 export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: LoadedArgs }) {
   const router = useRouter();
   const schema = useMemo(() => toFormSchema(skill.schema), [skill.schema]);
   const initialArgs = useMemo(() => defaultArgs(schema), [schema]);
   const [args, setArgs] = useState<Args>(loaded?.args ?? initialArgs);
+  const [formFailed, setFormFailed] = useState(false);
+  const onFormFallback = useCallback(() => setFormFailed(true), []);
+  const hasForm = unrenderableReason(schema) === null && !formFailed;
   const [mode, setMode] = useState<Mode>("form");
   const [rawText, setRawText] = useState(() => (loaded ? formatArgsJson(loaded.args) : ""));
   const [rawError, setRawError] = useState<ArgsParseError | null>(null);
@@ -318,10 +322,10 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
               </p>
             </form>
           ) : (
-            <SchemaForm key={formKey} formId={FORM_ID} schema={schema} value={args} onChange={setArgs} onValidSubmit={run} extraErrors={extraErrors} />
+            <SchemaForm key={formKey} formId={FORM_ID} schema={schema} value={args} onChange={setArgs} onValidSubmit={run} extraErrors={extraErrors} onFallback={onFormFallback} />
           )
         ) : (
-          <RawJsonEditor formId={FORM_ID} text={rawText} error={rawError} onTextChange={onRawChange} onSubmit={runRaw} textareaRef={textarea} />
+          <RawJsonEditor formId={FORM_ID} text={rawText} error={rawError} hasForm={hasForm} onTextChange={onRawChange} onSubmit={runRaw} textareaRef={textarea} />
         )}
 
         {modeMessage ? (
