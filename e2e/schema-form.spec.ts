@@ -460,6 +460,44 @@ test("a read-only field is sent when the person types it into the raw JSON", asy
   expect(await runAndReadReceivedArgs(page)).toEqual({ region: "us-east", meta: { etag: "e2" } });
 });
 
+test("read-only values come back after Form → Raw JSON → Form, and the form still does not send them", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await expect(raw).toHaveValue('{\n  "targets": [\n    {\n      "host": "localhost",\n      "port": 22,\n      "tls": {\n        "verify": true\n      }\n    }\n  ]\n}');
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_targets_0_id")).toHaveValue("srv-1");
+
+  // An edit in the raw JSON keeps the read-only values the form showed.
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await raw.fill('{"targets": [{"host": "db", "port": 22}], "meta": {"owner": "ops"}}');
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_meta_owner")).toHaveValue("ops");
+  await expect(page.locator("#root_targets_0_host")).toHaveValue("db");
+  await expect(page.locator("#root_targets_0_id")).toHaveValue("srv-1");
+  await expect(page.locator("#root_targets_0_tls_verify")).not.toBeChecked();
+
+  expect(await runAndReadReceivedArgs(page)).toEqual({ targets: [{ host: "db", port: 22 }], meta: { owner: "ops" } });
+});
+
+test("Reset in the raw JSON leaves read-only defaults out of the text, and the form shows them again", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await raw.fill('{"meta": {"owner": "ops"}}');
+  await page.getByRole("button", { name: "Reset", exact: true }).click();
+  await expect(raw).toHaveValue("{}");
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_meta_owner")).toHaveValue("");
+});
+
 test("without a form, the raw JSON editor says the args are edited as JSON, not that they update a form", async ({ page }) => {
   await page.goto("/skills/form_broken");
   const status = page.locator("#skill-args-form-raw-status");
