@@ -460,6 +460,30 @@ test("a read-only field is sent when the person types it into the raw JSON", asy
   expect(await runAndReadReceivedArgs(page)).toEqual({ region: "us-east", meta: { etag: "e2" } });
 });
 
+test("every union picker is named after its field and what it picks; a root oneOf shows its title", async ({ page }) => {
+  await page.goto("/skills/form_unions");
+  const lookup = page.getByRole("combobox", { name: "Lookup: option", exact: true });
+  await expect(lookup).toHaveValue("0");
+  await expect(page.locator("#skill-args-form label[for='root__oneof_select']")).toHaveText("Lookup");
+  await lookup.selectOption({ label: "By name" });
+  await page.getByRole("combobox", { name: "Tags: type", exact: true }).selectOption({ label: "array" });
+  await expect(page.locator("fieldset#root_tags")).toBeVisible();
+
+  await page.goto("/skills/form_nullable_unions");
+  const pickers = page.locator("#skill-args-form").getByRole("combobox");
+  await expect(pickers).toHaveCount(4);
+  for (const [index, name] of ["Id: type", "Tags: type", "Label: type", "Words: type"].entries()) await expect(pickers.nth(index)).toHaveAccessibleName(name);
+
+  await page.goto("/skills/form_branches");
+  await page.locator("fieldset#root_steps").getByRole("button", { name: /^Add item/ }).click();
+  await expect(page.getByRole("combobox", { name: "Source: option", exact: true })).toHaveValue("0");
+  await expect(page.getByRole("combobox", { name: "Steps-1: option", exact: true })).toHaveValue("0");
+  await expect(page.getByRole("combobox", { name: "Limit: option", exact: true })).toHaveValue("0");
+
+  await page.goto("/skills/form_root_allof");
+  await expect(page.getByRole("combobox", { name: "Window: option", exact: true })).toHaveValue("0");
+});
+
 test("read-only values come back after Form → Raw JSON → Form, and the form still does not send them", async ({ page }) => {
   await page.goto("/skills/form_read_only");
   await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { humanizeFormErrors } from "./ajv-errors";
 import { ErrorVisibilityProvider } from "./error-visibility";
 import { FormErrorBoundary, FormFallback } from "./form-fallback";
+import { FORM_NAME } from "./field-template";
 import { unrenderableReason } from "./form-schema";
 import { omitReadOnly } from "./read-only-args";
 import { schemaFormFields, schemaFormTemplates, schemaFormWidgets } from "./theme";
@@ -100,7 +101,7 @@ export function SchemaForm({
         focusOnFirstError
         disabled={disabled}
         experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
-        aria-label="Arguments"
+        aria-label={FORM_NAME}
       />
       </ErrorVisibilityProvider>
       </UnionPicks.Provider>
