@@ -484,6 +484,26 @@ test("every union picker is named after its field and what it picks; a root oneO
   await expect(page.getByRole("combobox", { name: "Window: option", exact: true })).toHaveValue("0");
 });
 
+test("each Add property and Add item button names the object or array it adds to", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  for (const name of ["Add property to Env", "Add property to Limits", "Add item to Targets"]) {
+    await expect(page.getByRole("button", { name, exact: true })).toHaveCount(1);
+  }
+  await expect(page.getByRole("button", { name: "Add property", exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Add property to Limits", exact: true }).click();
+  await expect(page.locator("#root_limits_newKey")).toHaveValue("0");
+  await expect(page.locator("#root_env_newKey")).toHaveCount(0);
+
+  // Two arrays drawn as the "array" option of a type union: each button names its own field.
+  await page.goto("/skills/form_nullable_unions");
+  await page.getByRole("combobox", { name: "Tags: type", exact: true }).selectOption({ label: "array" });
+  await page.getByRole("combobox", { name: "Words: type", exact: true }).selectOption({ label: "array" });
+  await expect(page.getByRole("button", { name: "Add item to Tags", exact: true })).toHaveCount(1);
+  await page.getByRole("button", { name: "Add item to Words", exact: true }).click();
+  await expect(page.locator("#root_words_0")).toBeFocused();
+  await expect(page.locator("#root_tags_0")).toHaveCount(0);
+});
+
 test("read-only values come back after Form → Raw JSON → Form, and the form still does not send them", async ({ page }) => {
   await page.goto("/skills/form_read_only");
   await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();

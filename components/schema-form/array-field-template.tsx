@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "react";
 import { buttonId, getTemplate, getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from "@rjsf/utils";
-import { RequiredMark } from "./field-template";
+import { RequiredMark, useDrawnField } from "./field-template";
 import { IconButton } from "./button-templates";
 
 /**
  * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend, its description, the items,
- * and an "Add item" button while more items are allowed. The item it adds holds its schema's defaults
- * (see ArrayFieldWithItemDefaults) and gets the focus (its first control), so a keyboard user
- * types into it rather than into the button.
+ * and an "Add item" button named after the field it adds to ("Add item to Targets") while more items
+ * are allowed. The item it adds holds its schema's defaults (see ArrayFieldWithItemDefaults) and gets
+ * the focus (its first control), so a keyboard user types into it rather than into the button.
  */
 export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, fieldPathId, uiSchema, items, onAddClick, registry, required, schema, title } = props;
@@ -16,6 +16,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { AddButton } = registry.templates.ButtonTemplates;
   const label = uiOptions.title || title;
   const description = uiOptions.description || schema.description;
+  const field = useDrawnField();
   const list = useRef<HTMLOListElement>(null);
   const added = useRef(false);
   useEffect(() => {
@@ -48,6 +49,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
           <AddButton
             id={buttonId(fieldPathId, "add")}
             className="rjsf-array-item-add"
+            aria-label={`Add item to ${field.label}`}
             onClick={(event) => {
               added.current = true;
               onAddClick(event);

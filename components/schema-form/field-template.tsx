@@ -39,6 +39,22 @@ const EnclosingUnion = createContext<{ id: string; label: string } | null>(null)
 const UnionErrors = createContext<ReactNode>(null);
 
 /**
+ * What a field tells the control drawn inside it: `label`, the field's label as the person sees it
+ * (a union's option goes by its union's label, the root object by FORM_NAME), which buttons acting on
+ * the field repeat ("Add property to Env").
+ */
+export interface DrawnField {
+  label: string;
+}
+
+const DrawnFieldContext = createContext<DrawnField>({ label: FORM_NAME });
+
+/** The DrawnField of the field whose control is being drawn (outside a form: FORM_NAME). */
+export function useDrawnField(): DrawnField {
+  return useContext(DrawnFieldContext);
+}
+
+/**
  * The line above a field: its label, its type and constraints ("integer · 1–100"), `read-only` and
  * `deprecated` marks, whether it is sent as null or not at all, and the buttons that make it so:
  * "Set null" (nullable fields) and "Clear" (optional fields: the field is then absent from the args,
@@ -201,7 +217,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
     <WrapIfAdditionalTemplate {...props}>
       <div className="space-y-1" data-invalid={invalid || undefined} data-field={isRoot ? undefined : fieldPathId.path.join(".")}>
         {header}
-        {control}
+        <DrawnFieldContext.Provider value={{ label: fieldLabel }}>{control}</DrawnFieldContext.Provider>
         {displayLabel && description ? description : null}
         {/* A union's errors show under its picker; its chosen option shares them (same field). */}
         {isUnion || isUnionOption ? null : errors}

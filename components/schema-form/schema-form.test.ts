@@ -48,3 +48,22 @@ describe("SchemaForm: union pickers", () => {
     expect(ariaLabels(html, "select")).toEqual(["Target: option"]);
   });
 });
+
+describe("SchemaForm: add buttons name what they add to", () => {
+  it("Add property and Add item say which object or array, a union's option by its union's label", () => {
+    const html = render(
+      {
+        type: "object",
+        additionalProperties: { type: "string" },
+        properties: {
+          env: { type: "object", title: "Env", additionalProperties: { type: "string" } },
+          limits: { type: "object", title: "Limits", additionalProperties: { type: "integer" } },
+          hosts: { type: "array", title: "Hosts", items: { type: "string" } },
+          words: { type: ["string", "array"], title: "Words", items: { type: "string" } },
+        },
+      },
+      { words: [] },
+    );
+    expect(ariaLabels(html, "button").filter((label) => label.startsWith("Add"))).toEqual(["Add property to Env", "Add property to Limits", "Add item to Hosts", "Add item to Words", "Add property to Arguments"]);
+  });
+});
