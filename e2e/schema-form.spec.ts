@@ -504,6 +504,26 @@ test("each Add property and Add item button names the object or array it adds to
   await expect(page.locator("#root_tags_0")).toHaveCount(0);
 });
 
+test("a field whose control draws its label (array and object legends, checkboxes) shows its type line after the label, on its row", async ({ page }) => {
+  await page.goto("/skills/form_scalars");
+  const items = field(page, "items");
+  // Matched in document order: the label first.
+  await expect(items.locator("legend, [data-testid='field-hint'], [data-testid='field-state']")).toHaveText(["Items", "array of string", "not sent"]);
+  const legend = (await items.locator("legend").boundingBox())!;
+  const hint = (await items.getByTestId("field-hint").boundingBox())!;
+  expect(hint.x).toBeGreaterThan(legend.x + legend.width);
+  expect(Math.abs(hint.y + hint.height / 2 - (legend.y + legend.height / 2))).toBeLessThan(4);
+
+  await page.goto("/skills/form_read_only");
+  await expect(field(page, "env").locator("legend, [data-testid='field-hint'], [data-testid='field-state']")).toHaveText(["Env", "not sent"]);
+  await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();
+  const verify = field(page, "targets.0.tls.verify");
+  await expect(verify.locator("label, [data-testid='field-hint']")).toHaveText(["Verify", "boolean"]);
+  const label = (await verify.locator("label").boundingBox())!;
+  const verifyHint = (await verify.getByTestId("field-hint").boundingBox())!;
+  expect(verifyHint.x).toBeGreaterThan(label.x + label.width);
+});
+
 test("read-only values come back after Form → Raw JSON → Form, and the form still does not send them", async ({ page }) => {
   await page.goto("/skills/form_read_only");
   await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();

@@ -41,21 +41,26 @@ const UnionErrors = createContext<ReactNode>(null);
 /**
  * What a field tells the control drawn inside it: `label`, the field's label as the person sees it
  * (a union's option goes by its union's label, the root object by FORM_NAME), which buttons acting on
- * the field repeat ("Add property to Env").
+ * the field repeat ("Add property to Env"); and `afterLabel`, the field's header line (type and
+ * constraints, marks, state, Set null and Clear) when the control draws the label itself — an array's
+ * or an object's legend, a checkbox's label — and shows it right after that label, as every other
+ * field shows it after its own.
  */
 export interface DrawnField {
   label: string;
+  afterLabel: ReactNode;
 }
 
-const DrawnFieldContext = createContext<DrawnField>({ label: FORM_NAME });
+const DrawnFieldContext = createContext<DrawnField>({ label: FORM_NAME, afterLabel: null });
 
-/** The DrawnField of the field whose control is being drawn (outside a form: FORM_NAME). */
+/** The DrawnField of the field whose control is being drawn (outside a form: FORM_NAME, no header). */
 export function useDrawnField(): DrawnField {
   return useContext(DrawnFieldContext);
 }
 
 /**
- * The line above a field: its label, its type and constraints ("integer · 1–100"), `read-only` and
+ * A field's header line, above its control or, when the control draws the label, right after that
+ * label (DrawnField): its label, its type and constraints ("integer · 1–100"), `read-only` and
  * `deprecated` marks, whether it is sent as null or not at all, and the buttons that make it so:
  * "Set null" (nullable fields) and "Clear" (optional fields: the field is then absent from the args,
  * unlike an empty string or an empty list, which are values).
@@ -161,13 +166,14 @@ function FixedValue({ id, value, formData, active, onFill }: { id: string; value
 /**
  * rjsf FieldTemplate: the header (label bound to the control with `*` when required, type and
  * constraints, read-only/deprecated/fixed marks, "not sent" or "null", Set null/Clear), the control,
- * the field's description as help text, then its errors once they show (see errorsShownFor). Checkbox
- * labels are drawn by the checkbox widget; array items and a map's values keep their label for screen
- * readers only (the map's key box names the value); the root object has no header, a root anyOf/oneOf
- * only its title, as its picker's label. A union's label is shown whatever its type, and its picker is
- * named after it (unionPickerName: "Tags: type"); the chosen option of an anyOf/oneOf field (same id as
- * the field) shows only its constraints, under the field's own header, and the union's errors show
- * under its picker. A field that allows one value shows it, read-only, and holds it (FixedValue).
+ * the field's description as help text, then its errors once they show (see errorsShownFor). Arrays,
+ * objects and checkboxes draw their own label (legend, checkbox label) and the header right after it
+ * (DrawnField); array items and a map's values keep their label for screen readers only (the map's key
+ * box names the value); the root object has no header, a root anyOf/oneOf only its title, as its
+ * picker's label. A union's label is shown whatever its type, and its picker is named after it
+ * (unionPickerName: "Tags: type"); the chosen option of an anyOf/oneOf field (same id as the field)
+ * shows only its constraints, under the field's own header, and the union's errors show under its
+ * picker. A field that allows one value shows it, read-only, and holds it (FixedValue).
  */
 export function FieldTemplate(props: FieldTemplateProps) {
   const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema, formData, onChange, disabled, readonly, id } = props;
@@ -213,11 +219,13 @@ export function FieldTemplate(props: FieldTemplateProps) {
   ) : (
     <FieldHeader {...props} showLabel={showLabel} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />
   );
+  // rjsf leaves the label of arrays, objects and checkboxes to their control, which shows the header after it.
+  const labelDrawnByControl = !isRoot && !displayLabel && !isUnion && !fixed;
   return (
     <WrapIfAdditionalTemplate {...props}>
       <div className="space-y-1" data-invalid={invalid || undefined} data-field={isRoot ? undefined : fieldPathId.path.join(".")}>
-        {header}
-        <DrawnFieldContext.Provider value={{ label: fieldLabel }}>{control}</DrawnFieldContext.Provider>
+        {labelDrawnByControl ? null : header}
+        <DrawnFieldContext.Provider value={{ label: fieldLabel, afterLabel: labelDrawnByControl ? header : null }}>{control}</DrawnFieldContext.Provider>
         {displayLabel && description ? description : null}
         {/* A union's errors show under its picker; its chosen option shares them (same field). */}
         {isUnion || isUnionOption ? null : errors}

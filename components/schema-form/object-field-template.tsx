@@ -4,9 +4,9 @@ import { RequiredMark, useDrawnField } from "./field-template";
 
 /**
  * rjsf ObjectFieldTemplate: the root object renders its properties in a plain stack (the page names
- * the form); a nested object is a bordered fieldset whose legend is its title. Objects open to
- * additionalProperties get an "Add property" button named after the field it adds to ("Add property
- * to Env").
+ * the form); a nested object is a bordered fieldset whose legend is its title, followed on its row by
+ * the field's header line (see DrawnField). Objects open to additionalProperties get an "Add property"
+ * button named after the field it adds to ("Add property to Env").
  */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { title, description, properties, required, fieldPathId, registry, schema, uiSchema, formData, onAddProperty, disabled, readonly } = props;
@@ -20,11 +20,12 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   return (
     <fieldset id={fieldPathId.$id} className={cx("min-w-0", !isRoot && "rounded-md border border-zinc-200 bg-zinc-50/60 p-3")}>
       {!isRoot && title ? (
-        <legend className="float-left mb-1 w-full text-[13px] font-semibold text-zinc-800">
+        <legend className="float-left mr-2 mb-1 text-[13px] font-semibold text-zinc-800">
           {title}
           {required ? <RequiredMark /> : null}
         </legend>
       ) : null}
+      {field.afterLabel}
       <div className="clear-both">
         {description ? (
           <div className="mb-3">

@@ -67,3 +67,17 @@ describe("SchemaForm: add buttons name what they add to", () => {
     expect(ariaLabels(html, "button").filter((label) => label.startsWith("Add"))).toEqual(["Add property to Env", "Add property to Limits", "Add item to Hosts", "Add item to Words", "Add property to Arguments"]);
   });
 });
+
+describe("SchemaForm: a field's type line follows its label", () => {
+  it("after an array's legend, an object's legend and a checkbox's label, as after any other label", () => {
+    const html = render({
+      type: "object",
+      properties: {
+        name: { type: "string", title: "Name" },
+        tags: { type: "array", title: "Tags", items: { type: "string" }, minItems: 1 },
+        tls: { type: "object", title: "TLS", properties: { verify: { type: "boolean", title: "Verify" } } },
+      },
+    });
+    expect(labelsAndHints(html)).toEqual(["label: Name", "hint: string", "legend: Tags", "hint: array of string · items ≥ 1", "legend: TLS", "label: Verify", "hint: boolean"]);
+  });
+});
