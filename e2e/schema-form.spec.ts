@@ -459,3 +459,120 @@ test("a read-only field is sent when the person types it into the raw JSON", asy
   await raw.fill('{"region": "us-east", "meta": {"etag": "e2"}}');
   expect(await runAndReadReceivedArgs(page)).toEqual({ region: "us-east", meta: { etag: "e2" } });
 });
+
+test("every union picker is named after its field and what it picks; a root oneOf shows its title", async ({ page }) => {
+  await page.goto("/skills/form_unions");
+  const lookup = page.getByRole("combobox", { name: "Lookup: option", exact: true });
+  await expect(lookup).toHaveValue("0");
+  await expect(page.locator("#skill-args-form label[for='root__oneof_select']")).toHaveText("Lookup");
+  await lookup.selectOption({ label: "By name" });
+  await page.getByRole("combobox", { name: "Tags: type", exact: true }).selectOption({ label: "array" });
+  await expect(page.locator("fieldset#root_tags")).toBeVisible();
+
+  await page.goto("/skills/form_nullable_unions");
+  const pickers = page.locator("#skill-args-form").getByRole("combobox");
+  await expect(pickers).toHaveCount(4);
+  for (const [index, name] of ["Id: type", "Tags: type", "Label: type", "Words: type"].entries()) await expect(pickers.nth(index)).toHaveAccessibleName(name);
+
+  await page.goto("/skills/form_branches");
+  await page.locator("fieldset#root_steps").getByRole("button", { name: /^Add item/ }).click();
+  await expect(page.getByRole("combobox", { name: "Source: option", exact: true })).toHaveValue("0");
+  await expect(page.getByRole("combobox", { name: "Steps-1: option", exact: true })).toHaveValue("0");
+  await expect(page.getByRole("combobox", { name: "Limit: option", exact: true })).toHaveValue("0");
+
+  await page.goto("/skills/form_root_allof");
+  await expect(page.getByRole("combobox", { name: "Window: option", exact: true })).toHaveValue("0");
+});
+
+test("each Add property and Add item button names the object or array it adds to", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  for (const name of ["Add property to Env", "Add property to Limits", "Add item to Targets"]) {
+    await expect(page.getByRole("button", { name, exact: true })).toHaveCount(1);
+  }
+  await expect(page.getByRole("button", { name: "Add property", exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Add property to Limits", exact: true }).click();
+  await expect(page.locator("#root_limits_newKey")).toHaveValue("0");
+  await expect(page.locator("#root_env_newKey")).toHaveCount(0);
+
+  // Two arrays drawn as the "array" option of a type union: each button names its own field.
+  await page.goto("/skills/form_nullable_unions");
+  await page.getByRole("combobox", { name: "Tags: type", exact: true }).selectOption({ label: "array" });
+  await page.getByRole("combobox", { name: "Words: type", exact: true }).selectOption({ label: "array" });
+  await expect(page.getByRole("button", { name: "Add item to Tags", exact: true })).toHaveCount(1);
+  await page.getByRole("button", { name: "Add item to Words", exact: true }).click();
+  await expect(page.locator("#root_words_0")).toBeFocused();
+  await expect(page.locator("#root_tags_0")).toHaveCount(0);
+});
+
+test("a field whose control draws its label (array and object legends, checkboxes) shows its type line after the label, on its row", async ({ page }) => {
+  await page.goto("/skills/form_scalars");
+  const items = field(page, "items");
+  // Matched in document order: the label first.
+  await expect(items.locator("legend, [data-testid='field-hint'], [data-testid='field-state']")).toHaveText(["Items", "array of string", "not sent"]);
+  const legend = (await items.locator("legend").boundingBox())!;
+  const hint = (await items.getByTestId("field-hint").boundingBox())!;
+  expect(hint.x).toBeGreaterThan(legend.x + legend.width);
+  expect(Math.abs(hint.y + hint.height / 2 - (legend.y + legend.height / 2))).toBeLessThan(4);
+
+  await page.goto("/skills/form_read_only");
+  await expect(field(page, "env").locator("legend, [data-testid='field-hint'], [data-testid='field-state']")).toHaveText(["Env", "not sent"]);
+  await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();
+  const verify = field(page, "targets.0.tls.verify");
+  await expect(verify.locator("label, [data-testid='field-hint']")).toHaveText(["Verify", "boolean"]);
+  const label = (await verify.locator("label").boundingBox())!;
+  const verifyHint = (await verify.getByTestId("field-hint").boundingBox())!;
+  expect(verifyHint.x).toBeGreaterThan(label.x + label.width);
+});
+
+test("read-only values come back after Form → Raw JSON → Form, and the form still does not send them", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await expect(raw).toHaveValue('{\n  "targets": [\n    {\n      "host": "localhost",\n      "port": 22,\n      "tls": {\n        "verify": true\n      }\n    }\n  ]\n}');
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_targets_0_id")).toHaveValue("srv-1");
+
+  // An edit in the raw JSON keeps the read-only values the form showed.
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await raw.fill('{"targets": [{"host": "db", "port": 22}], "meta": {"owner": "ops"}}');
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_meta_owner")).toHaveValue("ops");
+  await expect(page.locator("#root_targets_0_host")).toHaveValue("db");
+  await expect(page.locator("#root_targets_0_id")).toHaveValue("srv-1");
+  await expect(page.locator("#root_targets_0_tls_verify")).not.toBeChecked();
+
+  expect(await runAndReadReceivedArgs(page)).toEqual({ targets: [{ host: "db", port: 22 }], meta: { owner: "ops" } });
+});
+
+test("Reset in the raw JSON leaves read-only defaults out of the text, and the form shows them again", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  const raw = page.getByLabel("Args (JSON object)");
+  await raw.fill('{"meta": {"owner": "ops"}}');
+  await page.getByRole("button", { name: "Reset", exact: true }).click();
+  await expect(raw).toHaveValue("{}");
+  await page.getByRole("button", { name: "Form", exact: true }).click();
+  await expect(page.getByLabel("Region", { exact: true })).toHaveValue("eu-west");
+  await expect(page.locator("#root_meta_etag")).toHaveValue("e1");
+  await expect(page.locator("#root_meta_owner")).toHaveValue("");
+});
+
+test("without a form, the raw JSON editor says the args are edited as JSON, not that they update a form", async ({ page }) => {
+  await page.goto("/skills/form_broken");
+  const status = page.locator("#skill-args-form-raw-status");
+  await expect(status).toHaveText("The form could not be built from this skill's schema, so the args are edited as JSON here.");
+  await page.getByLabel("Args (JSON object)").fill("[]");
+  await expect(status).toHaveText("Args must be a JSON object ({ … }), not an array. Nothing is sent until this is fixed.");
+  await page.getByLabel("Args (JSON object)").fill("{}");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await expect(status).toHaveText("The form could not be built from this skill's schema, so the args are edited as JSON here.");
+
+  await page.goto("/skills/form_scalars");
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await expect(status).toHaveText("Edits here update the form, and the form's edits show here.");
+});

@@ -1,13 +1,14 @@
 import { useEffect, useRef } from "react";
 import { buttonId, getTemplate, getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from "@rjsf/utils";
-import { RequiredMark } from "./field-template";
+import { RequiredMark, useDrawnField } from "./field-template";
 import { IconButton } from "./button-templates";
 
 /**
- * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend, its description, the items,
- * and an "Add item" button while more items are allowed. The item it adds holds its schema's defaults
- * (see ArrayFieldWithItemDefaults) and gets the focus (its first control), so a keyboard user
- * types into it rather than into the button.
+ * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend followed on its row by the
+ * field's header line (see DrawnField), its description, the items, and an "Add item" button named
+ * after the field it adds to ("Add item to Targets") while more items are allowed. The item it adds
+ * holds its schema's defaults (see ArrayFieldWithItemDefaults) and gets the focus (its first
+ * control), so a keyboard user types into it rather than into the button.
  */
 export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, fieldPathId, uiSchema, items, onAddClick, registry, required, schema, title } = props;
@@ -16,6 +17,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { AddButton } = registry.templates.ButtonTemplates;
   const label = uiOptions.title || title;
   const description = uiOptions.description || schema.description;
+  const field = useDrawnField();
   const list = useRef<HTMLOListElement>(null);
   const added = useRef(false);
   useEffect(() => {
@@ -26,28 +28,30 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   return (
     <fieldset id={fieldPathId.$id} className="min-w-0">
       {label ? (
-        <legend className="mb-1 text-[13px] font-medium text-zinc-800">
+        <legend className="float-left mr-2 mb-1 text-[13px] font-medium text-zinc-800">
           {label}
           {required ? <RequiredMark /> : null}
         </legend>
       ) : null}
+      {field.afterLabel}
       {description ? (
-        <div className="mb-2">
+        <div className="clear-both mb-2">
           <DescriptionFieldTemplate id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />
         </div>
       ) : null}
       {items.length > 0 ? (
-        <ol ref={list} className="space-y-2">
+        <ol ref={list} className="clear-both space-y-2">
           {items}
         </ol>
       ) : (
-        <p className="mb-2 text-xs text-zinc-500 italic">No items.</p>
+        <p className="clear-both mb-2 text-xs text-zinc-500 italic">No items.</p>
       )}
       {canAdd ? (
         <div className="mt-2">
           <AddButton
             id={buttonId(fieldPathId, "add")}
             className="rjsf-array-item-add"
+            aria-label={`Add item to ${field.label}`}
             onClick={(event) => {
               added.current = true;
               onAddClick(event);

@@ -34,7 +34,10 @@ function omitRjsfProps({ registry: _registry, uiSchema: _uiSchema, iconType: _ic
   return rest;
 }
 
-/** rjsf AddButton: "+ Add item" (arrays) or "+ Add property" (open objects). */
+/**
+ * rjsf AddButton: "+ Add item" (arrays) or "+ Add property" (open objects); the template that draws it
+ * passes the `aria-label` that names the field it adds to ("Add property to Env").
+ */
 export function AddButton(props: IconButtonProps) {
   const { className: _className, ...rest } = omitRjsfProps(props);
   const isProperty = props.id?.includes("add") && props.className?.includes("object");

@@ -5,6 +5,10 @@ import { cx } from "@/components/ui/class-names";
 import { describeConstraints } from "./constraint-hint";
 import { useErrorsShown } from "./error-visibility";
 import { fixedValueOf, formatConstValue } from "./form-schema";
+import { UnionPicker, unionPickerId, unionPickerName } from "./union-picks";
+
+/** The form's accessible name; the root object's fields have no other label to name them by. */
+export const FORM_NAME = "Arguments";
 
 /** The `*` after a required field's label (hidden from screen readers, which hear "required" instead). */
 export function RequiredMark() {
@@ -28,14 +32,35 @@ function allowsNull(schema: RJSFSchema): boolean {
   return options.some((option) => typeof option === "object" && option !== null && "const" in option && (option as { const: unknown }).const === null);
 }
 
-/** The id of the anyOf/oneOf field being drawn: the option's own field has the same id (see FieldTemplate). */
-const EnclosingUnion = createContext<string | null>(null);
+/** The id and label of the anyOf/oneOf field being drawn: the option's own field has the same id (see FieldTemplate). */
+const EnclosingUnion = createContext<{ id: string; label: string } | null>(null);
 
 /** The errors of the anyOf/oneOf field being drawn, shown under its picker (see MultiSchemaFieldTemplate). */
 const UnionErrors = createContext<ReactNode>(null);
 
 /**
- * The line above a field: its label, its type and constraints ("integer · 1–100"), `read-only` and
+ * What a field tells the control drawn inside it: `label`, the field's label as the person sees it
+ * (a union's option goes by its union's label, the root object by FORM_NAME), which buttons acting on
+ * the field repeat ("Add property to Env"); and `afterLabel`, the field's header line (type and
+ * constraints, marks, state, Set null and Clear) when the control draws the label itself — an array's
+ * or an object's legend, a checkbox's label — and shows it right after that label, as every other
+ * field shows it after its own.
+ */
+export interface DrawnField {
+  label: string;
+  afterLabel: ReactNode;
+}
+
+const DrawnFieldContext = createContext<DrawnField>({ label: FORM_NAME, afterLabel: null });
+
+/** The DrawnField of the field whose control is being drawn (outside a form: FORM_NAME, no header). */
+export function useDrawnField(): DrawnField {
+  return useContext(DrawnFieldContext);
+}
+
+/**
+ * A field's header line, above its control or, when the control draws the label, right after that
+ * label (DrawnField): its label, its type and constraints ("integer · 1–100"), `read-only` and
  * `deprecated` marks, whether it is sent as null or not at all, and the buttons that make it so:
  * "Set null" (nullable fields) and "Clear" (optional fields: the field is then absent from the args,
  * unlike an empty string or an empty list, which are values).
@@ -141,12 +166,14 @@ function FixedValue({ id, value, formData, active, onFill }: { id: string; value
 /**
  * rjsf FieldTemplate: the header (label bound to the control with `*` when required, type and
  * constraints, read-only/deprecated/fixed marks, "not sent" or "null", Set null/Clear), the control,
- * the field's description as help text, then its errors once they show (see errorsShownFor). Checkbox
- * labels are drawn by the checkbox widget; array items and a map's values keep their label for screen
- * readers only (the map's key box names the value); the root object has no header; the chosen option of
- * an anyOf/oneOf field (same id as the field) shows only its constraints, under the field's own header,
- * and the union's errors show under its picker. A field that allows one value shows it, read-only, and
- * holds it (FixedValue).
+ * the field's description as help text, then its errors once they show (see errorsShownFor). Arrays,
+ * objects and checkboxes draw their own label (legend, checkbox label) and the header right after it
+ * (DrawnField); array items and a map's values keep their label for screen readers only (the map's key
+ * box names the value); the root object has no header, a root anyOf/oneOf only its title, as its
+ * picker's label. A union's label is shown whatever its type, and its picker is named after it
+ * (unionPickerName: "Tags: type"); the chosen option of an anyOf/oneOf field (same id as the field)
+ * shows only its constraints, under the field's own header, and the union's errors show under its
+ * picker. A field that allows one value shows it, read-only, and holds it (FixedValue).
  */
 export function FieldTemplate(props: FieldTemplateProps) {
   const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema, formData, onChange, disabled, readonly, id } = props;
@@ -155,7 +182,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   if (hidden) return <div className="hidden">{children}</div>;
   // A union of consts is drawn as a select (rjsf's isSelect), not as a picker of branches.
   const isUnion = Boolean(schema.anyOf || schema.oneOf) && !registry.schemaUtils.isSelect(schema);
-  const isUnionOption = !isUnion && enclosingUnion === fieldPathId.$id;
+  const isUnionOption = !isUnion && enclosingUnion?.id === fieldPathId.$id;
   // A union's const option is the picker's business (rjsf sets it when picked, Clear unsets it).
   const fixed = isUnionOption ? undefined : fixedValueOf(schema);
   const uiOptions = getUiOptions(uiSchema);
@@ -166,21 +193,39 @@ export function FieldTemplate(props: FieldTemplateProps) {
   // map value's label only repeats its key: keep them for screen readers.
   const isArrayItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === "number" || ADDITIONAL_PROPERTY_FLAG in schema;
   const isRoot = fieldPathId.path.length === 0;
+  // The root object's title is not shown (the page names the form); a root union's title names its picker.
+  const fieldLabel = enclosingUnion && isUnionOption ? enclosingUnion.label : isRoot ? (isUnion && label ? label : FORM_NAME) : label || "field";
+  const pickerId = unionPickerId(fieldPathId.$id, schema);
   const control = fixed ? (
     <FixedValue id={id} value={fixed.value} formData={formData} active={!disabled && !readonly} onFill={() => onChange(fixed.value, fieldPathId.path)} />
   ) : isUnion ? (
-    <EnclosingUnion.Provider value={fieldPathId.$id}>
-      {/* rjsf leaves a union's errors to its option's field; they show under the picker instead. */}
-      <UnionErrors.Provider value={<FieldErrorTemplate errors={rawErrors} fieldPathId={fieldPathId} schema={schema} uiSchema={uiSchema} registry={registry} />}>{children}</UnionErrors.Provider>
+    <EnclosingUnion.Provider value={{ id: fieldPathId.$id, label: fieldLabel }}>
+      <UnionPicker.Provider value={{ id: pickerId, name: unionPickerName(fieldLabel, schema) }}>
+        {/* rjsf leaves a union's errors to its option's field; they show under the picker instead. */}
+        <UnionErrors.Provider value={<FieldErrorTemplate errors={rawErrors} fieldPathId={fieldPathId} schema={schema} uiSchema={uiSchema} registry={registry} />}>{children}</UnionErrors.Provider>
+      </UnionPicker.Provider>
     </EnclosingUnion.Provider>
   ) : (
     children
   );
+  // A union's label names its picker, whatever type rjsf would have its option draw a legend for.
+  const showLabel = Boolean(label) && (displayLabel || isUnion || Boolean(fixed));
+  const header = isRoot ? (
+    isUnion && label ? (
+      <label htmlFor={pickerId} className="block text-[13px] font-medium text-zinc-800">
+        {label}
+      </label>
+    ) : null
+  ) : (
+    <FieldHeader {...props} showLabel={showLabel} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />
+  );
+  // rjsf leaves the label of arrays, objects and checkboxes to their control, which shows the header after it.
+  const labelDrawnByControl = !isRoot && !displayLabel && !isUnion && !fixed;
   return (
     <WrapIfAdditionalTemplate {...props}>
       <div className="space-y-1" data-invalid={invalid || undefined} data-field={isRoot ? undefined : fieldPathId.path.join(".")}>
-        {isRoot ? null : <FieldHeader {...props} showLabel={Boolean(displayLabel && label) || Boolean(fixed && label)} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />}
-        {control}
+        {labelDrawnByControl ? null : header}
+        <DrawnFieldContext.Provider value={{ label: fieldLabel, afterLabel: labelDrawnByControl ? header : null }}>{control}</DrawnFieldContext.Provider>
         {displayLabel && description ? description : null}
         {/* A union's errors show under its picker; its chosen option shares them (same field). */}
         {isUnion || isUnionOption ? null : errors}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Component, useState, type ReactNode } from "react";
+import { Component, useEffect, useState, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { formatArgsJson, parseArgsJson } from "./parse-args-json";
 import { RawJsonEditor, type ArgsParseError } from "./raw-json-editor";
@@ -8,13 +8,29 @@ import { RawJsonEditor, type ArgsParseError } from "./raw-json-editor";
 type Args = Record<string, unknown>;
 
 /**
- * What replaces the form when it cannot be drawn: why, and the Raw JSON editor on the current args.
- * Valid JSON objects go to `onChange` as they are typed; Run sends them to `onSubmit` unchecked here
- * (the server still validates them against the skill's schema).
+ * What replaces the form when it cannot be drawn: why, and the Raw JSON editor on the current args,
+ * which says there is no form. Valid JSON objects go to `onChange` as they are typed; Run sends them
+ * to `onSubmit` unchecked here (the server still validates them against the skill's schema).
+ * `onShown(reason)` is called once it is drawn, so the page knows the args have no form.
  */
-export function FormFallback({ formId, reason, value, onChange, onSubmit }: { formId: string; reason: string; value: Args; onChange: (value: Args) => void; onSubmit: (value: Args) => void }) {
+export function FormFallback({
+  formId,
+  reason,
+  value,
+  onChange,
+  onSubmit,
+  onShown,
+}: {
+  formId: string;
+  reason: string;
+  value: Args;
+  onChange: (value: Args) => void;
+  onSubmit: (value: Args) => void;
+  onShown?: (reason: string) => void;
+}) {
   const [text, setText] = useState(() => formatArgsJson(value));
   const [error, setError] = useState<ArgsParseError | null>(null);
+  useEffect(() => onShown?.(reason), [onShown, reason]);
   return (
     <div className="space-y-3" data-testid="form-fallback">
       <Alert tone="warning" title="This schema cannot be shown as a form">
@@ -24,6 +40,7 @@ export function FormFallback({ formId, reason, value, onChange, onSubmit }: { fo
         formId={formId}
         text={text}
         error={error}
+        hasForm={false}
         onTextChange={(next) => {
           setText(next);
           const parsed = parseArgsJson(next);

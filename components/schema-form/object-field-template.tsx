@@ -1,28 +1,31 @@
 import { canExpand, descriptionId, getTemplate, getUiOptions, buttonId, type ObjectFieldTemplateProps } from "@rjsf/utils";
 import { cx } from "@/components/ui/class-names";
-import { RequiredMark } from "./field-template";
+import { RequiredMark, useDrawnField } from "./field-template";
 
 /**
  * rjsf ObjectFieldTemplate: the root object renders its properties in a plain stack (the page names
- * the form); a nested object is a bordered fieldset whose legend is its title. Objects open to
- * additionalProperties get an add button.
+ * the form); a nested object is a bordered fieldset whose legend is its title, followed on its row by
+ * the field's header line (see DrawnField). Objects open to additionalProperties get an "Add property"
+ * button named after the field it adds to ("Add property to Env").
  */
 export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { title, description, properties, required, fieldPathId, registry, schema, uiSchema, formData, onAddProperty, disabled, readonly } = props;
   const options = getUiOptions(uiSchema);
   const DescriptionFieldTemplate = getTemplate("DescriptionFieldTemplate", registry, options);
   const { AddButton } = registry.templates.ButtonTemplates;
+  const field = useDrawnField();
   if ((schema.oneOf || schema.anyOf) && !schema.properties && properties.length === 0) return null;
   const isRoot = fieldPathId.path.length === 0;
 
   return (
     <fieldset id={fieldPathId.$id} className={cx("min-w-0", !isRoot && "rounded-md border border-zinc-200 bg-zinc-50/60 p-3")}>
       {!isRoot && title ? (
-        <legend className="float-left mb-1 w-full text-[13px] font-semibold text-zinc-800">
+        <legend className="float-left mr-2 mb-1 text-[13px] font-semibold text-zinc-800">
           {title}
           {required ? <RequiredMark /> : null}
         </legend>
       ) : null}
+      {field.afterLabel}
       <div className="clear-both">
         {description ? (
           <div className="mb-3">
@@ -32,7 +35,15 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
         <div className="space-y-4">{properties.map((property) => property.content)}</div>
         {canExpand(schema, uiSchema, formData) ? (
           <div className="mt-3">
-            <AddButton id={buttonId(fieldPathId, "add")} className="rjsf-object-property-expand" onClick={onAddProperty} disabled={disabled || readonly} uiSchema={uiSchema} registry={registry} />
+            <AddButton
+              id={buttonId(fieldPathId, "add")}
+              className="rjsf-object-property-expand"
+              aria-label={`Add property to ${field.label}`}
+              onClick={onAddProperty}
+              disabled={disabled || readonly}
+              uiSchema={uiSchema}
+              registry={registry}
+            />
           </div>
         ) : null}
       </div>

@@ -8,14 +8,28 @@ import type { ParsedArgs } from "./parse-args-json";
 export type ArgsParseError = Extract<ParsedArgs, { ok: false }>;
 
 /**
- * The Raw JSON view of the args: a monospace textarea holding the args object, and, while the text is
- * not a JSON object, the parser's reason with its line and column (the text is kept as typed; nothing
- * is dropped). `formId` makes Enter-less submission go through the page's Run button.
+ * What the line under the editor says: how the text relates to the form (`hasForm`: whether one could
+ * be built from the skill's schema), or, while the text is not a JSON object, the parser's reason with
+ * its line and column and what happens until it is fixed.
+ */
+export function rawJsonStatus(error: ArgsParseError | null, hasForm: boolean): string {
+  if (!error) return hasForm ? "Edits here update the form, and the form's edits show here." : "The form could not be built from this skill's schema, so the args are edited as JSON here.";
+  const reason = error.kind === "syntax" ? `Invalid JSON at line ${error.line}, column ${error.column}: ${error.message}` : error.message;
+  return `${reason}. ${hasForm ? "The form keeps the last valid args until this is fixed." : "Nothing is sent until this is fixed."}`;
+}
+
+/**
+ * The Raw JSON view of the args: a monospace textarea holding the args object, and a status line
+ * (rawJsonStatus): kept in step with the form, or, when `hasForm` is false (the schema could not be
+ * drawn as a form), the only editor of the args; while the text is not a JSON object, the parser's
+ * reason with its line and column (the text is kept as typed; nothing is dropped). `formId` makes
+ * Enter-less submission go through the page's Run button.
  */
 export function RawJsonEditor({
   formId,
   text,
   error,
+  hasForm,
   onTextChange,
   onSubmit,
   textareaRef,
@@ -23,6 +37,7 @@ export function RawJsonEditor({
   formId: string;
   text: string;
   error: ArgsParseError | null;
+  hasForm: boolean;
   onTextChange: (text: string) => void;
   onSubmit: () => void;
   textareaRef?: Ref<HTMLTextAreaElement>;
@@ -53,9 +68,7 @@ export function RawJsonEditor({
         onChange={(event) => onTextChange(event.target.value)}
       />
       <p id={`${formId}-raw-status`} role={error ? "alert" : undefined} className={error ? "text-xs text-red-700" : "text-xs text-zinc-500"}>
-        {error
-          ? `${error.kind === "syntax" ? `Invalid JSON at line ${error.line}, column ${error.column}: ${error.message}` : error.message}. The form keeps the last valid args until this is fixed.`
-          : "Edits here update the form, and the form's edits show here."}
+        {rawJsonStatus(error, hasForm)}
       </p>
     </form>
   );

@@ -1,7 +1,7 @@
 import type { RJSFSchema } from "@rjsf/utils";
 import { describe, expect, it } from "vitest";
 import { toFormSchema } from "./form-schema";
-import { omitReadOnly } from "./read-only-args";
+import { omitReadOnly, restoreReadOnly } from "./read-only-args";
 import { argsValidator } from "./validator";
 
 describe("omitReadOnly: read-only fields are not sent, at any depth", () => {
@@ -63,5 +63,52 @@ describe("omitReadOnly: read-only fields are not sent, at any depth", () => {
 
   it("returns an empty object when the root itself is read-only", () => {
     expect(omitReadOnly(argsValidator, { type: "object", readOnly: true }, { a: 1 })).toEqual({});
+  });
+});
+
+describe("restoreReadOnly: the read-only values the Raw JSON view left out come back to the form", () => {
+  const schema = toFormSchema({
+    type: "object",
+    $defs: { target: { type: "object", properties: { host: { type: "string" }, id: { type: "string", readOnly: true }, tls: { type: "object", properties: { verify: { type: "boolean" } } } } } },
+    properties: {
+      region: { type: "string", readOnly: true, default: "eu" },
+      note: { type: "string" },
+      meta: { type: "object", properties: { etag: { type: "string", readOnly: true }, owner: { type: "string" } } },
+      targets: { type: "array", items: { $ref: "#/$defs/target" } },
+      stamps: { type: "array", items: { type: "string", readOnly: true } },
+    },
+  });
+  const shown = {
+    region: "eu",
+    note: "n",
+    meta: { etag: "e1" },
+    targets: [{ host: "a", id: "srv-1", tls: { verify: true } }, { host: "b", id: "srv-2" }],
+    stamps: ["x", "y"],
+  };
+
+  it("gives back exactly what the form held when the raw JSON was left as shown", () => {
+    const viewed = omitReadOnly(argsValidator, schema, shown);
+    expect(viewed).toEqual({ note: "n", targets: [{ host: "a", tls: { verify: true } }, { host: "b" }], stamps: [] });
+    expect(restoreReadOnly(argsValidator, schema, shown, viewed)).toEqual(shown);
+  });
+
+  it("keeps every edit: typed values win, deleted shown values stay deleted, items match by position", () => {
+    const edited = { region: "us", meta: { owner: "ops" }, targets: [{ host: "c" }, { host: "d", tls: {} }, { host: "e" }], stamps: ["z"] };
+    expect(restoreReadOnly(argsValidator, schema, shown, edited)).toEqual({
+      region: "us",
+      // The optional object held only a read-only value: its value comes back beside the typed one.
+      meta: { owner: "ops", etag: "e1" },
+      // note was shown and deleted; tls was shown and deleted from item 1: both stay out.
+      targets: [{ host: "c", id: "srv-1" }, { host: "d", tls: {}, id: "srv-2" }, { host: "e" }],
+      // An edited array whose read-only items were left out has no place to put them back.
+      stamps: ["z"],
+    });
+  });
+
+  it("changes neither argument", () => {
+    const edited = { note: "n" };
+    restoreReadOnly(argsValidator, schema, shown, edited);
+    expect(edited).toEqual({ note: "n" });
+    expect(shown.meta).toEqual({ etag: "e1" });
   });
 });

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { humanizeFormErrors } from "./ajv-errors";
 import { ErrorVisibilityProvider } from "./error-visibility";
 import { FormErrorBoundary, FormFallback } from "./form-fallback";
+import { FORM_NAME } from "./field-template";
 import { unrenderableReason } from "./form-schema";
 import { omitReadOnly } from "./read-only-args";
 import { schemaFormFields, schemaFormTemplates, schemaFormWidgets } from "./theme";
@@ -34,7 +35,8 @@ const DEFAULTS_BEHAVIOR: Experimental_DefaultFormStateBehavior = {
  * valid data, without its read-only fields (omitReadOnly), goes to `onValidSubmit`; otherwise every
  * field's messages appear and the first invalid field takes focus. `extraErrors` shows server-side errors;
  * both kinds are worded by lib/client/validation-messages. A schema rjsf cannot draw (see
- * toFormSchema, or any render error) is replaced by the Raw JSON editor with the reason.
+ * toFormSchema, or any render error) is replaced by the Raw JSON editor with the reason, and
+ * `onFallback(reason)` tells the page that these args have no form.
  */
 export function SchemaForm({
   formId,
@@ -44,6 +46,7 @@ export function SchemaForm({
   onValidSubmit,
   extraErrors,
   disabled = false,
+  onFallback,
 }: {
   formId: string;
   schema: RJSFSchema;
@@ -52,6 +55,7 @@ export function SchemaForm({
   onValidSubmit: (value: Args) => void;
   extraErrors?: ErrorSchema;
   disabled?: boolean;
+  onFallback?: (reason: string) => void;
 }) {
   const [attempted, setAttempted] = useState(false);
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
@@ -59,7 +63,7 @@ export function SchemaForm({
   const [focusedValues] = useState(() => new Map<string, string>());
   const validator = useMemo(() => createArgsValidator(picks), [picks]);
   const visibility = useMemo(() => ({ attempted, touched }), [attempted, touched]);
-  const fallback = (reason: string) => <FormFallback formId={formId} reason={reason} value={value} onChange={onChange} onSubmit={onValidSubmit} />;
+  const fallback = (reason: string) => <FormFallback formId={formId} reason={reason} value={value} onChange={onChange} onSubmit={onValidSubmit} onShown={onFallback} />;
   const known = unrenderableReason(schema);
   if (known) return fallback(known);
   return (
@@ -97,7 +101,7 @@ export function SchemaForm({
         focusOnFirstError
         disabled={disabled}
         experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOR}
-        aria-label="Arguments"
+        aria-label={FORM_NAME}
       />
       </ErrorVisibilityProvider>
       </UnionPicks.Provider>

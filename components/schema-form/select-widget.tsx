@@ -10,7 +10,7 @@ import {
 import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
 import { useErrorsShown } from "./error-visibility";
-import { useRecordUnionPick } from "./union-picks";
+import { useRecordUnionPick, useUnionPickerName } from "./union-picks";
 
 function selectedValues(event: { target: HTMLSelectElement }, multiple: boolean): string | string[] {
   if (!multiple) return event.target.value;
@@ -50,7 +50,8 @@ function CheckboxGroup({ id, options, value, disabled, readonly, label, onChange
 
 /**
  * rjsf SelectWidget: a native `<select>` for `enum`s; a multi-select of an enum array is drawn as a
- * checkbox group. Without a default, a first empty option stands for "not set".
+ * checkbox group. Without a default, a first empty option stands for "not set". A union's option picker
+ * is named by its field (unionPickerName: "Tags: type", "Source: option").
  */
 export function SelectWidget(props: WidgetProps) {
   if (props.multiple) return <CheckboxGroup {...props} />;
@@ -66,6 +67,7 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
   );
   const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   const recordPick = useRecordUnionPick(id);
+  const pickerName = useUnionPickerName(id);
   // A union's picker: what it shows is the branch the form validates (see createArgsValidator).
   recordPick(value);
   const selectValue = enumOptionSelectedValue(value, enumOptions, multiple, format, multiple ? [] : "");
@@ -81,7 +83,7 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
       disabled={disabled || readonly}
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
-      aria-label={hideLabel && label ? label : undefined}
+      aria-label={pickerName ?? (hideLabel && label ? label : undefined)}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={(event: ChangeEvent<HTMLSelectElement>) => {
         const next = decode(selectedValues(event, multiple));

@@ -2,13 +2,13 @@
 
 import { getDefaultFormState, type RJSFSchema } from "@rjsf/utils";
 import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState, useTransition } from "react";
+import { useCallback, useMemo, useRef, useState, useTransition } from "react";
 import { SchemaForm, type Args } from "@/components/schema-form/schema-form";
 import { ajvErrorsToErrorSchema, listAjvErrors } from "@/components/schema-form/ajv-errors";
 import { FieldMessageList } from "@/components/schema-form/field-message-list";
-import { hasNoFields, toFormSchema } from "@/components/schema-form/form-schema";
+import { hasNoFields, toFormSchema, unrenderableReason } from "@/components/schema-form/form-schema";
 import { formatArgsJson, parseArgsJson } from "@/components/schema-form/parse-args-json";
-import { omitReadOnly } from "@/components/schema-form/read-only-args";
+import { omitReadOnly, restoreReadOnly } from "@/components/schema-form/read-only-args";
 import { RawJsonEditor, type ArgsParseError } from "@/components/schema-form/raw-json-editor";
 import { argsValidator } from "@/components/schema-form/validator";
 import { Alert } from "@/components/ui/alert";
@@ -92,13 +92,20 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
  * Run is disabled up front when the policy table denies the class under the chosen persona.
  * `loaded` (a past call's args, from `?from=`) replaces the defaults, even when they no longer match
  * the schema: the mismatch is listed. Presets load the same way; "Copy as curl" copies the current args.
- * The form never sends read-only fields; the Raw JSON editor sends what it holds (issue 14 point 4).
+ * The form never sends read-only fields; the Raw JSON editor sends what it holds (issue 14 point 4) and
+ * leaves them out of what it shows, so back in the form they show again (restoreReadOnly). When no form
+ * can be built from the schema, the Raw JSON editor says so instead of claiming to follow a form.
  */
 export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: LoadedArgs }) {
   const router = useRouter();
   const schema = useMemo(() => toFormSchema(skill.schema), [skill.schema]);
   const initialArgs = useMemo(() => defaultArgs(schema), [schema]);
   const [args, setArgs] = useState<Args>(loaded?.args ?? initialArgs);
+  // The form's args as the Raw JSON view last opened on them (see switchMode), read-only values included.
+  const formArgs = useRef<Args>(args);
+  const [formFailed, setFormFailed] = useState(false);
+  const onFormFallback = useCallback(() => setFormFailed(true), []);
+  const hasForm = unrenderableReason(schema) === null && !formFailed;
   const [mode, setMode] = useState<Mode>("form");
   const [rawText, setRawText] = useState(() => (loaded ? formatArgsJson(loaded.args) : ""));
   const [rawError, setRawError] = useState<ArgsParseError | null>(null);
@@ -192,6 +199,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
     if (next === mode) return;
     if (next === "raw") {
       // The Raw JSON shows what Run sends: read-only fields only go when typed here.
+      formArgs.current = args;
       setRawText(formatArgsJson(omitReadOnly(argsValidator, schema, args)));
       setRawError(null);
       setModeMessage(null);
@@ -205,7 +213,8 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
       textarea.current?.focus();
       return;
     }
-    setArgs(parsed.value);
+    // The form shows again the read-only values the Raw JSON view left out.
+    setArgs(restoreReadOnly(argsValidator, schema, formArgs.current, parsed.value));
     setModeMessage(null);
     setLocalErrors([]);
     setMode("form");
@@ -228,6 +237,7 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
   /** Replaces the args in both editors with `value`, listing what the schema finds wrong with it. */
   function load(value: Args, note: string | null) {
     setArgs(value);
+    formArgs.current = value;
     setRawText(formatArgsJson(value));
     setRawError(null);
     setLocalErrors(note === null ? [] : checkArgs(schema, value));
@@ -237,9 +247,13 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
     startCall.reset();
   }
 
-  /** Back to the schema's defaults: the preset picker no longer names the args either. */
+  /**
+   * Back to the schema's defaults: the preset picker no longer names the args either. Like the view
+   * switch, the Raw JSON shows the defaults as Run sends them, without read-only ones.
+   */
   function reset() {
     load(initialArgs, null);
+    setRawText(formatArgsJson(omitReadOnly(argsValidator, schema, initialArgs)));
     setPresetId("");
   }
 
@@ -318,10 +332,10 @@ export function SkillRunPanel({ skill, loaded }: { skill: Skill; loaded?: Loaded
               </p>
             </form>
           ) : (
-            <SchemaForm key={formKey} formId={FORM_ID} schema={schema} value={args} onChange={setArgs} onValidSubmit={run} extraErrors={extraErrors} />
+            <SchemaForm key={formKey} formId={FORM_ID} schema={schema} value={args} onChange={setArgs} onValidSubmit={run} extraErrors={extraErrors} onFallback={onFormFallback} />
           )
         ) : (
-          <RawJsonEditor formId={FORM_ID} text={rawText} error={rawError} onTextChange={onRawChange} onSubmit={runRaw} textareaRef={textarea} />
+          <RawJsonEditor formId={FORM_ID} text={rawText} error={rawError} hasForm={hasForm} onTextChange={onRawChange} onSubmit={runRaw} textareaRef={textarea} />
         )}
 
         {modeMessage ? (
