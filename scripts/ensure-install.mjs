@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Makes the README's two commands work on a fresh clone: when node_modules is missing or older than
- * package-lock.json, runs `npm ci` (which also compiles better-sqlite3 and generates the Prisma client);
+ * Makes the README's two commands work on a fresh clone: when node_modules is missing or does not hold
+ * what package-lock.json names (installIsStale), runs `npm ci` (which also compiles better-sqlite3 and generates the Prisma client);
  * when only a Prisma schema changed since its client was generated, generates both clients again.
  * Used by `npm start` and before `npm test`. Exits non-zero when the install fails.
  */
@@ -13,11 +13,43 @@ import { generateClients } from "./prisma-generate.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** True when the installed tree is missing or predates the lock file. */
-export function installIsStale() {
-  const marker = path.join(root, "node_modules", ".package-lock.json");
+/**
+ * True when the installed tree of `projectRoot` is missing, or predates package-lock.json and does not
+ * hold what it names. npm records what it installed in node_modules/.package-lock.json: when that is
+ * newer than the lock file, the tree is current; when it is older — a checkout or copy that rewrote
+ * the lock file with the same content, not only a changed lock — the two are compared (installMatchesLock),
+ * so an unchanged lock never costs an `npm ci` (minutes, and a network an offline host lacks).
+ */
+export function installIsStale(projectRoot = root) {
+  const marker = path.join(projectRoot, "node_modules", ".package-lock.json");
+  const lock = path.join(projectRoot, "package-lock.json");
   if (!fs.existsSync(marker)) return true;
-  return fs.statSync(marker).mtimeMs < fs.statSync(path.join(root, "package-lock.json")).mtimeMs;
+  if (fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return false;
+  return !installMatchesLock(marker, lock);
+}
+
+/**
+ * True when npm's record of the installed tree (`markerPath`, node_modules/.package-lock.json) holds
+ * every package of the lock file (`lockPath`) at the same version and integrity, but the optional ones
+ * npm skips on this platform (`@esbuild/android-arm` …), and nothing else. Unreadable counts as no match.
+ */
+export function installMatchesLock(markerPath, lockPath) {
+  try {
+    const installed = JSON.parse(fs.readFileSync(markerPath, "utf8")).packages ?? {};
+    const locked = JSON.parse(fs.readFileSync(lockPath, "utf8")).packages ?? {};
+    for (const [name, entry] of Object.entries(locked)) {
+      if (name === "") continue;
+      const have = installed[name];
+      if (!have) {
+        if (entry.optional === true) continue;
+        return false;
+      }
+      if (have.version !== entry.version || have.integrity !== entry.integrity) return false;
+    }
+    return Object.keys(installed).every((name) => name in locked);
+  } catch {
+    return false;
+  }
 }
 
 /** Each generated client (scripts/prisma-generate.mjs) and the schema it is made from, relative to the project. */
