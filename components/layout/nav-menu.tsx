@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { usePendingApprovalCount } from "@/lib/client/approvals";
 import type { Identity } from "@/lib/client/identity";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { NavLinks } from "./nav-links";
 import { UserMenu } from "./user-menu";
 
@@ -23,6 +24,7 @@ function MenuIcon({ open }: { open: boolean }) {
  */
 export function NavMenu({ identity, pathname }: { identity: Identity; pathname: string }) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -63,8 +65,9 @@ export function NavMenu({ identity, pathname }: { identity: Identity; pathname: 
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
+        disabled={!hydrated}
         onClick={() => setOpen((was) => !was)}
-        className="relative inline-flex h-8 items-center gap-1.5 rounded-md border border-zinc-700 px-2.5 text-sm font-medium text-zinc-200 hover:border-zinc-500 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400"
+        className="relative inline-flex h-8 items-center gap-1.5 rounded-md border border-zinc-700 px-2.5 text-sm font-medium text-zinc-200 hover:border-zinc-500 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400 disabled:opacity-60"
       >
         <MenuIcon open={open} />
         Menu

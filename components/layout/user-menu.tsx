@@ -3,6 +3,7 @@
 import { Spinner } from "@/components/ui/spinner";
 import { cx } from "@/components/ui/class-names";
 import { useSignOut, type Identity } from "@/lib/client/identity";
+import { useHydrated } from "@/lib/client/use-hydrated";
 
 /**
  * The signed-in person: email and role, and a Sign out button (`POST /api/v1/auth/logout`, then the
@@ -12,6 +13,7 @@ import { useSignOut, type Identity } from "@/lib/client/identity";
  */
 export function UserMenu({ identity, layout = "bar" }: { identity: Identity; layout?: "bar" | "menu" }) {
   const signOut = useSignOut();
+  const hydrated = useHydrated();
   const inMenu = layout === "menu";
   return (
     <div className={cx("flex items-center gap-3 text-xs", inMenu && "flex-wrap justify-between")}>
@@ -28,7 +30,7 @@ export function UserMenu({ identity, layout = "bar" }: { identity: Identity; lay
       <button
         type="button"
         onClick={() => signOut.mutate()}
-        disabled={signOut.isPending || signOut.isSuccess}
+        disabled={!hydrated || signOut.isPending || signOut.isSuccess}
         title={signOut.isError ? `Sign out failed: ${signOut.error.message}` : `Signed in as ${identity.email} (${identity.role})`}
         className={cx(
           "inline-flex items-center justify-center gap-1.5 rounded-md border border-zinc-700 px-2.5 font-medium text-zinc-200 hover:border-zinc-500 hover:text-white focus-visible:outline-2 focus-visible:outline-blue-400 disabled:opacity-60",

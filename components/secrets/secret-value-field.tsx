@@ -2,6 +2,7 @@
 
 import { useId, useState, type RefObject } from "react";
 import { Input, Textarea } from "@/components/ui/input";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { SECRET_VALUE_MIN_LENGTH } from "@/lib/validation/secret-requests";
 
 /** The element a SecretValueField renders: a password input, or a masked textarea for a multi-line value. */
@@ -46,6 +47,7 @@ export function SecretValueField({
   const id = useId();
   const hintId = useId();
   const [multiline, setMultiline] = useState(false);
+  const hydrated = useHydrated();
   const common = {
     id,
     required,
@@ -71,6 +73,7 @@ export function SecretValueField({
           <input
             type="checkbox"
             checked={multiline}
+            disabled={!hydrated}
             onChange={(event) => {
               setMultiline(event.target.checked);
               onPresenceChange?.(false);

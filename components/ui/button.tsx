@@ -1,5 +1,8 @@
+"use client";
+
 import type { ButtonHTMLAttributes, Ref } from "react";
 import { cx } from "./class-names";
+import { useHydrationGate } from "./hydration-gate";
 import { Spinner } from "./spinner";
 
 /** Visual weight of a button: one `primary` per view, `danger` for destructive actions. */
@@ -25,12 +28,19 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   ref?: Ref<HTMLButtonElement>;
 }
 
-/** The console's button. Defaults to `type="button"` so it never submits a form by accident. */
-export function Button({ variant = "secondary", size = "md", pending = false, className, disabled, children, type = "button", ...rest }: ButtonProps) {
+/**
+ * The console's button. Defaults to `type="button"` so it never submits a form by accident. Disabled
+ * until its page has hydrated (useHydrationGate): a click before then would run no handler, and a
+ * submit button would submit its form natively.
+ */
+export function Button({ variant = "secondary", size = "md", pending = false, className, disabled, autoFocus, children, type = "button", ...rest }: ButtonProps) {
+  const gate = useHydrationGate(disabled || pending, autoFocus);
   return (
     <button
+      key={gate.key}
       type={type}
-      disabled={disabled || pending}
+      disabled={gate.disabled}
+      autoFocus={autoFocus}
       aria-busy={pending || undefined}
       className={cx(
         "inline-flex shrink-0 items-center justify-center rounded-md border font-medium whitespace-nowrap shadow-xs transition-colors",

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { useCreateWebhook } from "@/lib/client/use-webhooks";
 import type { WebhookEvent, WebhookFormat, WebhookInfo } from "@/lib/types/webhook";
 import { ALL_EVENTS, EVENT_LABELS } from "./webhook-events";
@@ -16,6 +17,7 @@ import { ALL_EVENTS, EVENT_LABELS } from "./webhook-events";
  */
 export function CreateWebhookForm({ onCreated }: { onCreated: (created: { webhook: WebhookInfo; secret: string }) => void }) {
   const create = useCreateWebhook();
+  const hydrated = useHydrated();
   const [url, setUrl] = useState("");
   const [format, setFormat] = useState<WebhookFormat>("json");
   const [events, setEvents] = useState<readonly WebhookEvent[]>(ALL_EVENTS);
@@ -72,7 +74,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (created: { webhoo
         Deliveries link to the console&apos;s pages: with an absolute address (and a button in Slack) when the console runs with CONSOLE_PUBLIC_URL set, else
         as a path.
       </p>
-      <fieldset>
+      <fieldset disabled={!hydrated}>
         <legend className="mb-1 text-sm font-medium text-zinc-800">Events</legend>
         <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2 lg:grid-cols-3">
           {ALL_EVENTS.map((event) => (
