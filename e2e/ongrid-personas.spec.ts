@@ -11,7 +11,7 @@ function markdown(name: string, text: string) {
   return { name, mimeType: "text/markdown", buffer: Buffer.from(text) };
 }
 
-test("an admin previews and imports an ongrid persona file, after a refused one", async ({ page }) => {
+test("an admin previews and imports an ongrid persona file, after refused ones (every refused file named)", async ({ page }) => {
   const suffix = randomBytes(3).toString("hex");
   const name = `e2e-disk-${suffix}`;
   await page.goto("/personas");
@@ -26,6 +26,17 @@ test("an admin previews and imports an ongrid persona file, after a refused one"
     'wide.md: tools[0] "host_*": ongrid allows only the tool of exactly that name, and here it would be a pattern allowing more skills',
   );
   await expect(dialog.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
+  // Several refused files: each one's reason, in one answer.
+  await files.setInputFiles([
+    markdown("wide.md", `---\nname: ${name}\ndescription: wide\nwhen_to_use: never\ntools: [host_*]\n---\n`),
+    markdown("plain.md", "# just markdown\n"),
+  ]);
+  const refused = dialog.getByRole("alert").filter({ hasText: "Nothing was imported" });
+  await expect(refused).toContainText("2 files cannot be imported:");
+  await expect(refused.getByRole("listitem")).toHaveText([
+    'wide.md: tools[0] "host_*": ongrid allows only the tool of exactly that name, and here it would be a pattern allowing more skills; list the skills by name',
+    "plain.md: is not an ongrid persona: it must start with a --- line opening its YAML frontmatter",
+  ]);
 
   await files.setInputFiles(
     markdown(

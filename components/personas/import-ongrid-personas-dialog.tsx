@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ModalFrame } from "@/components/ui/modal-frame";
+import { ApiError } from "@/lib/client/api-error";
 import { useOngridPersonaImport } from "@/lib/client/personas";
 import type { OngridPersonaFile, OngridPersonaImport, OngridPersonaImportResult } from "@/lib/types/ongrid";
 
@@ -103,7 +104,7 @@ function ImportForm({
         {importing.isPending && !preview ? <p className="text-sm text-zinc-600">Reading {files.length === 1 ? "the file" : `${files.length} files`}…</p> : null}
         {importing.error ? (
           <Alert tone="danger" title="Nothing was imported">
-            {importing.error.message}
+            <ImportProblems error={importing.error} />
           </Alert>
         ) : null}
         {preview ? <Preview personas={preview.personas} /> : null}
@@ -153,3 +154,27 @@ function Preview({ personas }: { personas: OngridPersonaImport[] }) {
     </section>
   );
 }
+
+/** The server's `problems` (one per file that cannot be imported), when it listed them. */
+function listedProblems(error: Error): string[] {
+  const details = error instanceof ApiError ? (error.details as { problems?: unknown } | undefined) : undefined;
+  if (!Array.isArray(details?.problems)) return [];
+  return details.problems.flatMap((problem: unknown) => (typeof (problem as { message?: unknown })?.message === "string" ? [(problem as { message: string }).message] : []));
+}
+
+/** Why an import was refused: one file's reason, or a list of every file's. */
+function ImportProblems({ error }: { error: Error }) {
+  const problems = listedProblems(error);
+  if (problems.length < 2) return <>{error.message}</>;
+  return (
+    <>
+      {problems.length} files cannot be imported:
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+

@@ -99,7 +99,17 @@ describe("POST /api/v1/personas/import/ongrid", () => {
       error: {
         code: "bad_request",
         message: 'wildcard-tools.md: tools[0] "host_*": ongrid allows only the tool of exactly that name, and here it would be a pattern allowing more skills; list the skills by name',
-        details: { file: "wildcard-tools.md", field: "tools" },
+        details: {
+          file: "wildcard-tools.md",
+          field: "tools",
+          problems: [
+            {
+              file: "wildcard-tools.md",
+              field: "tools",
+              message: 'wildcard-tools.md: tools[0] "host_*": ongrid allows only the tool of exactly that name, and here it would be a pattern allowing more skills; list the skills by name',
+            },
+          ],
+        },
       },
     });
     expect(await db().persona.count()).toBe(before);
@@ -123,6 +133,35 @@ describe("POST /api/v1/personas/import/ongrid", () => {
     const response = await post({ files: [file("reviewer.md"), { ...file("reviewer.md"), name: "copy.md" }], save: false });
     expect(response.status).toBe(400);
     expect((await errorOf(response)).message).toBe('copy.md: persona "reviewer" is also in reviewer.md; import one of them');
+  });
+
+  it("names every file that cannot be imported in one answer, and stores nothing", async () => {
+    const before = await db().persona.count();
+    const response = await post(
+      {
+        files: [
+          file("specialist-disk.md"),
+          { name: "mode.md", text: "---\nname: a\ndescription: b\nwhen_to_use: c\npermission_mode: admin\n---\n" },
+          { ...file("specialist-disk.md"), name: "copy.md" },
+          { name: "no-frontmatter.md", text: "# just markdown\n" },
+        ],
+        save: true,
+      },
+    );
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { message: string; details: unknown } }).error;
+    expect(error.message).toBe(
+      '3 files cannot be imported: mode.md: permission_mode "admin" must be one of read-only, mutating-with-confirm, dual-sign-required; ' +
+        'copy.md: persona "specialist-disk" is also in specialist-disk.md; import one of them; ' +
+        "no-frontmatter.md: is not an ongrid persona: it must start with a --- line opening its YAML frontmatter",
+    );
+    expect((error.details as { file: string; problems: Array<{ file: string; field?: string }> }).problems.map((problem) => [problem.file, problem.field ?? null])).toEqual([
+      ["mode.md", "permission_mode"],
+      ["copy.md", "name"],
+      ["no-frontmatter.md", null],
+    ]);
+    expect((error.details as { file: string }).file).toBe("mode.md");
+    expect(await db().persona.count()).toBe(before);
   });
 
   it("refuses a body that is not {files, save}", async () => {
