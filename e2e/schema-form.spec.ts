@@ -71,9 +71,9 @@ test("arrays of objects, $ref/$defs, enums, multi-selects, const oneOf and maps"
   await page.locator("#root_targets_1_host").fill("b");
   await page.locator("#root_targets_2_host").fill("c");
   await page.locator("#root_targets_2_port").fill("8080");
-  await targets.getByRole("button", { name: "Move item 3 of 3 up" }).click();
+  await targets.getByRole("button", { name: "Move Target 3 up", exact: true }).click();
   await expect(page.locator("#root_targets_1_host")).toHaveValue("c");
-  await targets.getByRole("button", { name: "Remove item 1 of 3" }).click();
+  await targets.getByRole("button", { name: "Remove Target 1", exact: true }).click();
   await expect(page.locator("#root_targets_0_host")).toHaveValue("c");
 
   await page.getByLabel("Level", { exact: true }).selectOption("warn");
@@ -152,7 +152,7 @@ test("a union of null and two types: each type can be picked, null is sent when 
   for (let i = 0; i < 3; i++) await tags.getByRole("button", { name: "Add item" }).click();
   await page.locator("#root_tags_0").fill("x");
   await page.locator("#root_tags_2").fill("z");
-  await tags.getByRole("button", { name: "Remove item 3 of 3" }).click();
+  await tags.getByRole("button", { name: "Remove Tags 3", exact: true }).click();
   // ["string","array"] without null: same for its items.
   await field(page, "words").getByRole("combobox").first().selectOption({ label: "array" });
   const words = page.locator("fieldset#root_words");
@@ -256,7 +256,7 @@ test("absent, null, empty string and empty list stay distinct; numbers type as t
   await expect(field(page, "owner").getByTestId("field-state")).toHaveText("null");
   const items = page.locator("fieldset#root_items");
   await items.getByRole("button", { name: "Add item" }).click();
-  await items.getByRole("button", { name: "Remove item 1 of 1" }).click();
+  await items.getByRole("button", { name: "Remove Items 1", exact: true }).click();
   await expect(items).toContainText("No items.");
   await page.getByRole("button", { name: "Clear Count" }).click();
   await expect(page.getByLabel("Count", { exact: true })).toHaveValue("");
@@ -477,7 +477,7 @@ test("every union picker is named after its field and what it picks; a root oneO
   await page.goto("/skills/form_branches");
   await page.locator("fieldset#root_steps").getByRole("button", { name: /^Add item/ }).click();
   await expect(page.getByRole("combobox", { name: "Source: option", exact: true })).toHaveValue("0");
-  await expect(page.getByRole("combobox", { name: "Steps-1: option", exact: true })).toHaveValue("0");
+  await expect(page.getByRole("combobox", { name: "Steps 1: option", exact: true })).toHaveValue("0");
   await expect(page.getByRole("combobox", { name: "Limit: option", exact: true })).toHaveValue("0");
 
   await page.goto("/skills/form_root_allof");
@@ -504,6 +504,132 @@ test("each Add property and Add item button names the object or array it adds to
   await expect(page.locator("#root_tags_0")).toHaveCount(0);
 });
 
+test("each item of an array of objects is named by its position — its group, fields and buttons — and the names follow the items as they are added, moved and removed", async ({ page }) => {
+  await page.goto("/skills/form_read_only");
+  const add = page.getByRole("button", { name: "Add item to Targets", exact: true });
+  for (let i = 0; i < 3; i++) await add.click();
+  const host = (n: number) => page.getByRole("textbox", { name: `Target ${n} Host (required)`, exact: true });
+  for (const n of [1, 2, 3]) {
+    await expect(page.getByRole("group", { name: `Target ${n}`, exact: true })).toHaveCount(1);
+    await expect(host(n)).toHaveValue("localhost");
+    await expect(page.getByRole("textbox", { name: `Target ${n} Port`, exact: true })).toHaveValue("22");
+    await expect(page.getByRole("textbox", { name: `Target ${n} Id`, exact: true })).toHaveValue("srv-1");
+    await expect(page.getByRole("group", { name: `Target ${n} TLS`, exact: true })).toHaveCount(1);
+    await expect(page.getByRole("checkbox", { name: `Target ${n} Verify`, exact: true })).toBeChecked();
+    await expect(page.getByRole("group", { name: `Actions for Target ${n}`, exact: true })).toHaveCount(1);
+    await expect(page.getByRole("button", { name: `Remove Target ${n}`, exact: true })).toHaveCount(1);
+  }
+  // No name is shared by the items any more.
+  await expect(page.getByRole("textbox", { name: "Host (required)", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Target", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Move Target 1 up", exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Move Target 3 down", exact: true })).toBeDisabled();
+
+  await host(1).fill("a");
+  await host(2).fill("b");
+  await host(3).fill("c");
+  await page.getByRole("button", { name: "Move Target 3 up", exact: true }).click();
+  await expect(host(2)).toHaveValue("c");
+  await expect(host(3)).toHaveValue("b");
+  await page.getByRole("button", { name: "Remove Target 1", exact: true }).click();
+  await expect(host(1)).toHaveValue("c");
+  await expect(host(2)).toHaveValue("b");
+  await expect(page.getByRole("group", { name: "Target 3", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Remove Target 3", exact: true })).toHaveCount(0);
+  await add.click();
+  await expect(host(3)).toBeFocused();
+  await expect(host(3)).toHaveValue("localhost");
+  await page.getByRole("checkbox", { name: "Target 2 Verify", exact: true }).uncheck();
+
+  expect(await runAndCaptureArgs(page)).toEqual({
+    targets: [
+      { host: "c", port: 22, tls: { verify: true } },
+      { host: "b", port: 22, tls: { verify: false } },
+      { host: "localhost", port: 22, tls: { verify: true } },
+    ],
+  });
+});
+
+test("each item of an array of unions names its picker and fields by its position, renumbered when an item is removed", async ({ page }) => {
+  await page.goto("/skills/form_branches");
+  const add = page.getByRole("button", { name: "Add item to Steps", exact: true });
+  await add.click();
+  await add.click();
+  const picker = (n: number) => page.getByRole("combobox", { name: `Steps ${n}: option`, exact: true });
+  await expect(picker(1)).toHaveValue("0");
+  await expect(picker(2)).toHaveValue("0");
+  await expect(page.getByRole("textbox", { name: "Steps 1 Times", exact: true })).toHaveValue("5");
+  await expect(page.getByRole("textbox", { name: "Steps 2 Times", exact: true })).toHaveValue("5");
+  await picker(2).selectOption({ label: "Stops the run." });
+  await page.getByRole("textbox", { name: "Steps 2 Reason (required)", exact: true }).fill("done");
+
+  await page.getByRole("button", { name: "Remove Steps 1", exact: true }).click();
+  await expect(picker(1)).toHaveValue("2");
+  await expect(page.getByRole("textbox", { name: "Steps 1 Reason (required)", exact: true })).toHaveValue("done");
+  await expect(picker(2)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Remove Steps 2", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Actions for Steps 1", exact: true })).toHaveCount(1);
+});
+
+test("inside an item, nested arrays, maps and multi-selects start their names with the item's, on a phone's width too", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/skills/form_nested_items");
+  const addHost = page.getByRole("button", { name: "Add item to Hosts", exact: true });
+  await addHost.click();
+  await addHost.click();
+  await page.getByRole("textbox", { name: "Host 1 Name (required)", exact: true }).fill("a");
+  await page.getByRole("textbox", { name: "Host 2 Name (required)", exact: true }).fill("b");
+
+  // Each host has its own Ports, Add item and port names.
+  const addPort = page.getByRole("button", { name: "Add item to Host 2 Ports", exact: true });
+  await addPort.click();
+  await addPort.click();
+  const port = (host: number, n: number) => page.getByRole("textbox", { name: `Host ${host} Ports ${n}`, exact: true });
+  await port(2, 1).fill("22");
+  await port(2, 2).fill("443");
+  await expect(port(1, 1)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add item to Host 1 Ports", exact: true })).toHaveCount(1);
+  await page.getByRole("button", { name: "Remove Host 2 Ports 1", exact: true }).click();
+  await expect(port(2, 1)).toHaveValue("443");
+  await expect(port(2, 2)).toHaveCount(0);
+
+  // A map in an item: its Add property, key box, value and Remove name the item.
+  await page.getByRole("button", { name: "Add property to Host 1 Labels", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Add property to Host 2 Labels", exact: true })).toHaveCount(1);
+  const key = page.getByRole("textbox", { name: "Key of Host 1 newKey", exact: true });
+  await key.fill("zone");
+  await key.blur();
+  await page.getByRole("textbox", { name: "Host 1 zone", exact: true }).fill("eu");
+  await expect(page.getByRole("button", { name: "Remove Host 1 zone", exact: true })).toHaveCount(1);
+
+  // A multi-select in an item: its group and its boxes.
+  await page.getByRole("group", { name: "Host 2 Checks", exact: true }).getByRole("checkbox", { name: "Host 2 ssh", exact: true }).check();
+  await expect(page.getByRole("checkbox", { name: "Host 1 ssh", exact: true })).not.toBeChecked();
+
+  // An item that is an open object: its own Add property.
+  await page.getByRole("button", { name: "Add item to Overrides", exact: true }).click();
+  await page.getByRole("button", { name: "Add property to Overrides 1", exact: true }).click();
+  await page.getByRole("textbox", { name: "Overrides 1 newKey", exact: true }).fill("x");
+
+  // Nothing reaches past the screen; each item's toolbar is on it.
+  const scroll = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
+  expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
+  for (const name of ["Remove Host 1", "Remove Host 2", "Remove Host 2 Ports 1", "Remove Host 1 zone", "Remove Overrides 1", "Remove Overrides 1 newKey"]) {
+    const box = (await page.getByRole("button", { name, exact: true }).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+
+  // Host 2 becomes Host 1, with its nested names.
+  await page.getByRole("button", { name: "Remove Host 1", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Host 1 Name (required)", exact: true })).toHaveValue("b");
+  await expect(port(1, 1)).toHaveValue("443");
+  await expect(page.getByRole("checkbox", { name: "Host 1 ssh", exact: true })).toBeChecked();
+  await expect(page.getByRole("group", { name: "Host 2", exact: true })).toHaveCount(0);
+
+  expect(await runAndCaptureArgs(page)).toEqual({ hosts: [{ name: "b", ports: [443], checks: ["ssh"] }], overrides: [{ newKey: "x" }] });
+});
+
 test("a field whose control draws its label (array and object legends, checkboxes) shows its type line after the label, on its row", async ({ page }) => {
   await page.goto("/skills/form_scalars");
   const items = field(page, "items");
@@ -518,7 +644,8 @@ test("a field whose control draws its label (array and object legends, checkboxe
   await expect(field(page, "env").locator("legend, [data-testid='field-hint'], [data-testid='field-state']")).toHaveText(["Env", "not sent"]);
   await page.locator("fieldset#root_targets").getByRole("button", { name: /^Add item/ }).click();
   const verify = field(page, "targets.0.tls.verify");
-  await expect(verify.locator("label, [data-testid='field-hint']")).toHaveText(["Verify", "boolean"]);
+  // The label's text starts with its item's name, for screen readers only.
+  await expect(verify.locator("label, [data-testid='field-hint']")).toHaveText(["Target 1 Verify", "boolean"]);
   const label = (await verify.locator("label").boundingBox())!;
   const verifyHint = (await verify.getByTestId("field-hint").boundingBox())!;
   expect(verifyHint.x).toBeGreaterThan(label.x + label.width);

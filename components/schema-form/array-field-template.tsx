@@ -1,14 +1,16 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { buttonId, getTemplate, getUiOptions, type ArrayFieldItemTemplateProps, type ArrayFieldTemplateProps } from "@rjsf/utils";
-import { RequiredMark, useDrawnField } from "./field-template";
+import { RequiredMark, useDrawnField, useDrawnLabel } from "./field-template";
 import { IconButton } from "./button-templates";
+import { arrayItemName, EnclosingItems, NameText, spokenName, useEnclosingItems } from "./item-names";
 
 /**
- * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend followed on its row by the
- * field's header line (see DrawnField), its description, the items, and an "Add item" button named
- * after the field it adds to ("Add item to Targets") while more items are allowed. The item it adds
- * holds its schema's defaults (see ArrayFieldWithItemDefaults) and gets the focus (its first
- * control), so a keyboard user types into it rather than into the button.
+ * rjsf ArrayFieldTemplate: a fieldset with the array's title as legend (an item's name when the array
+ * is an item, see useDrawnLabel) followed on its row by the field's header line (see DrawnField), its
+ * description, the items, and an "Add item" button named after the field it adds to ("Add item to
+ * Targets", "Add item to Target 2 Ports") while more items are allowed. The item it adds holds its
+ * schema's defaults (see ArrayFieldWithItemDefaults) and gets the focus (its first control), so a
+ * keyboard user types into it rather than into the button.
  */
 export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, fieldPathId, uiSchema, items, onAddClick, registry, required, schema, title } = props;
@@ -18,6 +20,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const label = uiOptions.title || title;
   const description = uiOptions.description || schema.description;
   const field = useDrawnField();
+  const legend = useDrawnLabel(label ?? "");
   const list = useRef<HTMLOListElement>(null);
   const added = useRef(false);
   useEffect(() => {
@@ -29,8 +32,8 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
     <fieldset id={fieldPathId.$id} className="min-w-0">
       {label ? (
         <legend className="float-left mr-2 mb-1 text-[13px] font-medium text-zinc-800">
-          {label}
-          {required ? <RequiredMark /> : null}
+          <NameText name={legend} />
+          {required && !field.isItem ? <RequiredMark /> : null}
         </legend>
       ) : null}
       {field.afterLabel}
@@ -51,7 +54,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
           <AddButton
             id={buttonId(fieldPathId, "add")}
             className="rjsf-array-item-add"
-            aria-label={`Add item to ${field.label}`}
+            aria-label={`Add item to ${spokenName(field.name)}`}
             onClick={(event) => {
               added.current = true;
               onAddClick(event);
@@ -68,29 +71,39 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
 
 /**
  * rjsf ArrayFieldItemTemplate: one item with its position and a toolbar (move up, move down, duplicate,
- * remove) whose buttons name the item they act on.
+ * remove). The item is named by its position (arrayItemName: "Target 2", "Steps 2"), after the items
+ * enclosing its array ("Target 2 Ports 1"); its fields' names start with it (EnclosingItems) and its
+ * buttons name it ("Remove Target 2", "Move Target 2 up"). Names follow the item when it moves.
  */
 export function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
-  const { children, buttonsProps, hasToolbar, index, totalItems } = props;
+  const { children, buttonsProps, hasToolbar, index, schema, uiSchema } = props;
   const { hasMoveUp, hasMoveDown, hasCopy, hasRemove, disabled, readonly, onMoveUpItem, onMoveDownItem, onCopyItem, onRemoveItem, fieldPathId } = buttonsProps;
   const inactive = disabled || readonly;
-  const position = `item ${index + 1} of ${totalItems}`;
+  // The array's field: the template is drawn inside it, and the array is an item when its own path ends in an index.
+  const array = useDrawnField();
+  const arrayIsItem = typeof fieldPathId.path[fieldPathId.path.length - 2] === "number";
+  const enclosing = useEnclosingItems();
+  const itemName = arrayItemName({ label: array.name.label, isItem: arrayIsItem }, getUiOptions(uiSchema).title || schema.title, index);
+  const items = useMemo(() => [...enclosing, itemName], [enclosing, itemName]);
+  const item = spokenName({ items: enclosing, label: itemName });
   return (
     <li className="flex items-start gap-2 rounded-md border border-zinc-200 bg-white p-2">
       <span className="mt-1.5 w-5 shrink-0 text-right font-mono text-[11px] text-zinc-400 tabular-nums" aria-hidden="true">
         {index + 1}
       </span>
-      <div className="min-w-0 flex-1">{children}</div>
+      <div className="min-w-0 flex-1">
+        <EnclosingItems.Provider value={items}>{children}</EnclosingItems.Provider>
+      </div>
       {hasToolbar ? (
-        <div className="flex shrink-0 gap-1" role="group" aria-label={`Actions for ${position}`}>
+        <div className="flex shrink-0 gap-1" role="group" aria-label={`Actions for ${item}`}>
           {hasMoveUp || hasMoveDown ? (
             <>
-              <IconButton id={buttonId(fieldPathId, "moveUp")} label={`Move ${position} up`} icon="up" disabled={inactive || !hasMoveUp} onClick={onMoveUpItem} />
-              <IconButton id={buttonId(fieldPathId, "moveDown")} label={`Move ${position} down`} icon="down" disabled={inactive || !hasMoveDown} onClick={onMoveDownItem} />
+              <IconButton id={buttonId(fieldPathId, "moveUp")} label={`Move ${item} up`} icon="up" disabled={inactive || !hasMoveUp} onClick={onMoveUpItem} />
+              <IconButton id={buttonId(fieldPathId, "moveDown")} label={`Move ${item} down`} icon="down" disabled={inactive || !hasMoveDown} onClick={onMoveDownItem} />
             </>
           ) : null}
-          {hasCopy ? <IconButton id={buttonId(fieldPathId, "copy")} label={`Duplicate ${position}`} icon="copy" disabled={inactive} onClick={onCopyItem} /> : null}
-          {hasRemove ? <IconButton id={buttonId(fieldPathId, "remove")} label={`Remove ${position}`} icon="remove" disabled={inactive} onClick={onRemoveItem} /> : null}
+          {hasCopy ? <IconButton id={buttonId(fieldPathId, "copy")} label={`Duplicate ${item}`} icon="copy" disabled={inactive} onClick={onCopyItem} /> : null}
+          {hasRemove ? <IconButton id={buttonId(fieldPathId, "remove")} label={`Remove ${item}`} icon="remove" disabled={inactive} onClick={onRemoveItem} /> : null}
         </div>
       ) : null}
     </li>

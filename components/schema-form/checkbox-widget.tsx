@@ -1,9 +1,11 @@
 import { ariaDescribedByIds, descriptionId, getTemplate, schemaRequiresTrueValue, type WidgetProps } from "@rjsf/utils";
-import { RequiredMark, useDrawnField } from "./field-template";
+import { RequiredMark, useDrawnField, useDrawnLabel } from "./field-template";
+import { NameText } from "./item-names";
 import { useErrorsShown } from "./error-visibility";
 
 /**
- * rjsf CheckboxWidget: a boolean as a checkbox with its label on the right, followed on its row by the
+ * rjsf CheckboxWidget: a boolean as a checkbox with its label on the right (after the items enclosing it
+ * for screen readers, an item's name for an item: see useDrawnLabel), followed on its row by the
  * field's header line (see DrawnField), and the description under it. The `required` attribute is set only when the schema demands `true` (an unticked box is a value).
  */
 export function CheckboxWidget({ schema, uiSchema, options, id, value, disabled, readonly, label, hideLabel, autofocus = false, onBlur, onFocus, onChange, registry, htmlName, required, rawErrors }: WidgetProps) {
@@ -12,6 +14,7 @@ export function CheckboxWidget({ schema, uiSchema, options, id, value, disabled,
   const description = options.description ?? schema.description;
   const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   const { afterLabel } = useDrawnField();
+  const name = useDrawnLabel(label);
   return (
     <div className="space-y-1">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
@@ -33,7 +36,7 @@ export function CheckboxWidget({ schema, uiSchema, options, id, value, disabled,
           />
           {!hideLabel && label ? (
             <span>
-              {label}
+              <NameText name={name} />
               {requiresTrue ? <RequiredMark /> : null}
             </span>
           ) : null}

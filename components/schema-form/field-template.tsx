@@ -5,6 +5,7 @@ import { cx } from "@/components/ui/class-names";
 import { describeConstraints } from "./constraint-hint";
 import { useErrorsShown } from "./error-visibility";
 import { fixedValueOf, formatConstValue } from "./form-schema";
+import { NameText, spokenName, useEnclosingItems, type FieldName } from "./item-names";
 import { UnionPicker, unionPickerId, unionPickerName } from "./union-picks";
 
 /** The form's accessible name; the root object's fields have no other label to name them by. */
@@ -32,30 +33,44 @@ function allowsNull(schema: RJSFSchema): boolean {
   return options.some((option) => typeof option === "object" && option !== null && "const" in option && (option as { const: unknown }).const === null);
 }
 
-/** The id and label of the anyOf/oneOf field being drawn: the option's own field has the same id (see FieldTemplate). */
-const EnclosingUnion = createContext<{ id: string; label: string } | null>(null);
+/** The id and name of the anyOf/oneOf field being drawn: the option's own field has the same id (see FieldTemplate). */
+const EnclosingUnion = createContext<{ id: string; name: FieldName } | null>(null);
 
 /** The errors of the anyOf/oneOf field being drawn, shown under its picker (see MultiSchemaFieldTemplate). */
 const UnionErrors = createContext<ReactNode>(null);
 
 /**
- * What a field tells the control drawn inside it: `label`, the field's label as the person sees it
- * (a union's option goes by its union's label, the root object by FORM_NAME), which buttons acting on
- * the field repeat ("Add property to Env"); and `afterLabel`, the field's header line (type and
- * constraints, marks, state, Set null and Clear) when the control draws the label itself — an array's
- * or an object's legend, a checkbox's label — and shows it right after that label, as every other
- * field shows it after its own.
+ * What a field tells the control drawn inside it: `name`, the field's label as the person sees it (a
+ * union's option goes by its union's label, the root object by FORM_NAME, an array item by its name
+ * "Target 2") after the array items enclosing it, which buttons acting on the field repeat
+ * (spokenName: "Add property to Env", "Add item to Target 2 Ports"); `isItem`, true when the field is
+ * an array item, whose legend or label then shows its name instead of the schema's title (see
+ * useDrawnLabel); and `afterLabel`, the field's header line (type and constraints, marks, state, Set
+ * null and Clear) when the control draws the label itself — an array's or an object's legend, a
+ * checkbox's label — and shows it right after that label, as every other field shows it after its own.
  */
 export interface DrawnField {
-  label: string;
+  name: FieldName;
+  isItem: boolean;
   afterLabel: ReactNode;
 }
 
-const DrawnFieldContext = createContext<DrawnField>({ label: FORM_NAME, afterLabel: null });
+const DrawnFieldContext = createContext<DrawnField>({ name: { items: [], label: FORM_NAME }, isItem: false, afterLabel: null });
 
 /** The DrawnField of the field whose control is being drawn (outside a form: FORM_NAME, no header). */
 export function useDrawnField(): DrawnField {
   return useContext(DrawnFieldContext);
+}
+
+/**
+ * The name of the legend or label a control draws for its field, whose schema title is `title`: an
+ * array item's name ("Target 2") for an item, else the title, in both cases after the array items
+ * enclosing it (see NameText).
+ */
+export function useDrawnLabel(title: string): FieldName {
+  const field = useDrawnField();
+  const items = useEnclosingItems();
+  return field.isItem ? field.name : { items, label: title };
 }
 
 /**
@@ -65,8 +80,9 @@ export function useDrawnField(): DrawnField {
  * "Set null" (nullable fields) and "Clear" (optional fields: the field is then absent from the args,
  * unlike an empty string or an empty list, which are values).
  */
-function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayItem: boolean; isUnionOption: boolean; isFixed: boolean }) {
-  const { id, label, required, schema, formData, readonly, disabled, onChange, fieldPathId, isArrayItem, isUnionOption, isFixed } = props;
+function FieldHeader(props: FieldTemplateProps & { name: FieldName; showLabel: boolean; isArrayItem: boolean; isUnionOption: boolean; isFixed: boolean }) {
+  const { id, name, required, schema, formData, readonly, disabled, onChange, fieldPathId, isArrayItem, isUnionOption, isFixed } = props;
+  const spoken = spokenName(name);
   // A plain object draws its own legend: its header only says whether it is sent, with Set null and Clear.
   const plainObject = schema.type === "object" && !schema.anyOf && !schema.oneOf;
   const showLabel = props.showLabel && !plainObject;
@@ -95,19 +111,20 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
   const canNull = editable && allowsNull(schema) && formData !== null;
   const state = isArrayItem || isFixed ? null : formData === null ? "null" : formData === undefined && !required ? "not sent" : null;
   if (!showLabel && !hint && !schema.readOnly && !schema.deprecated && !canClear && !canNull && !state && !isFixed) return null;
-  // An array item or a map value: only its label for screen readers, which takes no room beside its siblings.
+  // An array item or a map value: only its label for screen readers, which takes no room beside its
+  // siblings — unless its control draws the label (a checkbox's, a legend): a second label would be heard twice.
   if (isArrayItem && !schema.readOnly && !schema.deprecated && !isFixed) {
-    return (
+    return showLabel ? (
       <label htmlFor={id} className="sr-only">
-        {label}
+        <NameText name={name} />
       </label>
-    );
+    ) : null;
   }
   return (
     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
       {showLabel ? (
         <label htmlFor={id} className={isArrayItem ? "sr-only" : "text-[13px] font-medium text-zinc-800"}>
-          {label}
+          <NameText name={name} />
           {required && !isArrayItem ? <RequiredMark /> : null}
         </label>
       ) : null}
@@ -127,12 +144,12 @@ function FieldHeader(props: FieldTemplateProps & { showLabel: boolean; isArrayIt
       {canNull || canClear ? (
         <span className="ml-auto flex gap-1">
           {canNull ? (
-            <button type="button" className={SMALL_BUTTON} aria-label={`Set ${label || "field"} to null`} onClick={() => onChange(null, fieldPathId.path)}>
+            <button type="button" className={SMALL_BUTTON} aria-label={`Set ${spoken} to null`} onClick={() => onChange(null, fieldPathId.path)}>
               Set null
             </button>
           ) : null}
           {canClear ? (
-            <button type="button" className={SMALL_BUTTON} aria-label={`Clear ${label || "field"}`} onClick={() => onChange(undefined, fieldPathId.path)}>
+            <button type="button" className={SMALL_BUTTON} aria-label={`Clear ${spoken}`} onClick={() => onChange(undefined, fieldPathId.path)}>
               Clear
             </button>
           ) : null}
@@ -169,8 +186,10 @@ function FixedValue({ id, value, formData, active, onFill }: { id: string; value
  * the field's description as help text, then its errors once they show (see errorsShownFor). Arrays,
  * objects and checkboxes draw their own label (legend, checkbox label) and the header right after it
  * (DrawnField); array items and a map's values keep their label for screen readers only (the map's key
- * box names the value); the root object has no header, a root anyOf/oneOf only its title, as its
- * picker's label. A union's label is shown whatever its type, and its picker is named after it
+ * box names the value). An array item is named by its position ("Target 2", see arrayItemName) and
+ * every name inside it starts with the item's ("Target 2 Host", "Clear Target 2 Port"), so the items
+ * of one array can be told apart by ear and by voice. The root object has no header, a root
+ * anyOf/oneOf only its title, as its picker's label. A union's label is shown whatever its type, and its picker is named after it
  * (unionPickerName: "Tags: type"); the chosen option of an anyOf/oneOf field (same id as the field)
  * shows only its constraints, under the field's own header, and the union's errors show under its
  * picker. A field that allows one value shows it, read-only, and holds it (FixedValue).
@@ -178,6 +197,7 @@ function FixedValue({ id, value, formData, active, onFill }: { id: string; value
 export function FieldTemplate(props: FieldTemplateProps) {
   const { label, children, errors, help, description, hidden, displayLabel, rawErrors, registry, uiSchema, fieldPathId, schema, formData, onChange, disabled, readonly, id } = props;
   const enclosingUnion = useContext(EnclosingUnion);
+  const enclosingItems = useEnclosingItems();
   const errorsShown = useErrorsShown(fieldPathId.$id);
   if (hidden) return <div className="hidden">{children}</div>;
   // A union of consts is drawn as a select (rjsf's isSelect), not as a picker of branches.
@@ -191,15 +211,26 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const invalid = errorsShown && (rawErrors?.length ?? 0) > 0;
   // An array item's label ("Patterns-1") only repeats the array's legend and the item's number, and a
   // map value's label only repeats its key: keep them for screen readers.
-  const isArrayItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === "number" || ADDITIONAL_PROPERTY_FLAG in schema;
+  const isItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === "number";
+  const isArrayItem = isItem || ADDITIONAL_PROPERTY_FLAG in schema;
   const isRoot = fieldPathId.path.length === 0;
-  // The root object's title is not shown (the page names the form); a root union's title names its picker.
-  const fieldLabel = enclosingUnion && isUnionOption ? enclosingUnion.label : isRoot ? (isUnion && label ? label : FORM_NAME) : label || "field";
+  // The root object's title is not shown (the page names the form); a root union's title names its
+  // picker. An array item goes by its name ("Target 2", not rjsf's "Target" or "Steps-2"), the last
+  // of the items enclosing it; every other field's name starts with the items enclosing it.
+  const name: FieldName =
+    enclosingUnion && isUnionOption
+      ? enclosingUnion.name
+      : isRoot
+        ? { items: [], label: isUnion && label ? label : FORM_NAME }
+        : isItem
+          ? { items: enclosingItems.slice(0, -1), label: enclosingItems[enclosingItems.length - 1] ?? label }
+          : { items: enclosingItems, label: label || "field" };
+  const fieldLabel = spokenName(name);
   const pickerId = unionPickerId(fieldPathId.$id, schema);
   const control = fixed ? (
     <FixedValue id={id} value={fixed.value} formData={formData} active={!disabled && !readonly} onFill={() => onChange(fixed.value, fieldPathId.path)} />
   ) : isUnion ? (
-    <EnclosingUnion.Provider value={{ id: fieldPathId.$id, label: fieldLabel }}>
+    <EnclosingUnion.Provider value={{ id: fieldPathId.$id, name }}>
       <UnionPicker.Provider value={{ id: pickerId, name: unionPickerName(fieldLabel, schema) }}>
         {/* rjsf leaves a union's errors to its option's field; they show under the picker instead. */}
         <UnionErrors.Provider value={<FieldErrorTemplate errors={rawErrors} fieldPathId={fieldPathId} schema={schema} uiSchema={uiSchema} registry={registry} />}>{children}</UnionErrors.Provider>
@@ -217,7 +248,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
       </label>
     ) : null
   ) : (
-    <FieldHeader {...props} showLabel={showLabel} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />
+    <FieldHeader {...props} name={name} showLabel={showLabel} isArrayItem={isArrayItem} isUnionOption={isUnionOption} isFixed={Boolean(fixed)} />
   );
   // rjsf leaves the label of arrays, objects and checkboxes to their control, which shows the header after it.
   const labelDrawnByControl = !isRoot && !displayLabel && !isUnion && !fixed;
@@ -225,7 +256,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
     <WrapIfAdditionalTemplate {...props}>
       <div className="space-y-1" data-invalid={invalid || undefined} data-field={isRoot ? undefined : fieldPathId.path.join(".")}>
         {labelDrawnByControl ? null : header}
-        <DrawnFieldContext.Provider value={{ label: fieldLabel, afterLabel: labelDrawnByControl ? header : null }}>{control}</DrawnFieldContext.Provider>
+        <DrawnFieldContext.Provider value={{ name, isItem: isItem && !isUnionOption, afterLabel: labelDrawnByControl ? header : null }}>{control}</DrawnFieldContext.Provider>
         {displayLabel && description ? description : null}
         {/* A union's errors show under its picker; its chosen option shares them (same field). */}
         {isUnion || isUnionOption ? null : errors}

@@ -22,6 +22,16 @@ function labelsAndHints(html: string): string[] {
   );
 }
 
+/** The text of each element of the HTML matching `tag` as a screen reader hears it (aria-hidden parts left out), in document order. */
+function spokenTexts(html: string, tag: string): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>(.*?)</${tag}>`, "g"))].map((match) =>
+    match[1]!
+      .replace(/<span aria-hidden="true"[^>]*>.*?<\/span>/g, "")
+      .replace(/<[^>]+>/g, "")
+      .replace(/&#x27;/g, "'"),
+  );
+}
+
 describe("SchemaForm: union pickers", () => {
   const lookup = {
     title: "Lookup",
@@ -79,5 +89,105 @@ describe("SchemaForm: a field's type line follows its label", () => {
       },
     });
     expect(labelsAndHints(html)).toEqual(["label: Name", "hint: string", "legend: Tags", "hint: array of string · items ≥ 1", "legend: TLS", "label: Verify", "hint: boolean"]);
+  });
+});
+
+describe("SchemaForm: each array item is named by its position", () => {
+  const target = {
+    type: "object",
+    title: "Target",
+    required: ["host"],
+    properties: {
+      host: { type: "string", title: "Host" },
+      port: { type: ["integer", "null"], title: "Port" },
+      tls: { type: "object", title: "TLS", properties: { verify: { type: "boolean", title: "Verify" } } },
+    },
+  };
+
+  it("an item of an array of objects: its legend, its fields, its buttons and its toolbar say which item", () => {
+    const html = render({ type: "object", properties: { targets: { type: "array", title: "Targets", items: target } } }, { targets: [{ host: "a", port: 1 }, { host: "b", port: 2 }] });
+    expect(spokenTexts(html, "legend")).toEqual(["Targets", "Target 1", "Target 1 TLS", "Target 2", "Target 2 TLS"]);
+    expect(spokenTexts(html, "label")).toEqual(["Target 1 Host (required)", "Target 1 Port", "Target 1 Verify", "Target 2 Host (required)", "Target 2 Port", "Target 2 Verify"]);
+    expect(ariaLabels(html, "button")).toEqual([
+      "Clear Targets",
+      "Set Target 1 Port to null",
+      "Clear Target 1 Port",
+      "Move Target 1 up",
+      "Move Target 1 down",
+      "Remove Target 1",
+      "Set Target 2 Port to null",
+      "Clear Target 2 Port",
+      "Move Target 2 up",
+      "Move Target 2 down",
+      "Remove Target 2",
+      "Add item to Targets",
+    ]);
+    expect(ariaLabels(html, "div")).toEqual(["Actions for Target 1", "Actions for Target 2"]);
+  });
+
+  it("an item of a union, of strings and of booleans goes by its array's label and position, read once", () => {
+    const html = render(
+      {
+        type: "object",
+        properties: {
+          steps: { type: "array", title: "Steps", items: { oneOf: [{ type: "object", properties: { times: { type: "integer", title: "Times" } } }, { type: "object", required: ["reason"], properties: { reason: { type: "string", title: "Reason" } } }] } },
+          words: { type: ["string", "array"], title: "Words", items: { type: "string" } },
+          flags: { type: "array", title: "Flags", items: { type: "boolean" } },
+        },
+      },
+      { steps: [{ times: 1 }, { reason: "x" }], words: ["a", "b"], flags: [true] },
+    );
+    expect(ariaLabels(html, "select")).toEqual(["Steps 1: option", "Steps 2: option", "Words: type"]);
+    expect(spokenTexts(html, "label")).toEqual(["Steps 1", "Steps 1 Times", "Steps 2", "Steps 2 Reason (required)", "Words", "Words 1", "Words 2", "Flags 1"]);
+    expect(ariaLabels(html, "button").filter((label) => label.startsWith("Remove"))).toEqual(["Remove Steps 1", "Remove Steps 2", "Remove Words 1", "Remove Words 2", "Remove Flags 1"]);
+    // The checkbox draws its own label: no second one bound to it.
+    expect(html).not.toContain('for="root_flags_0"');
+  });
+
+  it("nested arrays, maps and multi-selects inside an item start their names with the item's; an item that is an open object or an array says its position", () => {
+    const html = render(
+      {
+        type: "object",
+        properties: {
+          hosts: {
+            type: "array",
+            title: "Hosts",
+            items: {
+              type: "object",
+              title: "Host",
+              properties: {
+                ports: { type: "array", title: "Ports", items: { type: "integer" } },
+                labels: { type: "object", title: "Labels", additionalProperties: { type: "string" } },
+                checks: { type: "array", title: "Checks", uniqueItems: true, items: { type: "string", enum: ["ping", "ssh"] } },
+              },
+            },
+          },
+          overrides: { type: "array", title: "Overrides", items: { type: "object", additionalProperties: { type: "string" } } },
+          matrix: { type: "array", title: "Matrix", items: { type: "array", items: { type: "integer" } } },
+        },
+      },
+      { hosts: [{ ports: [22], labels: { zone: "a" } }, { ports: [80] }], overrides: [{ a: "x" }], matrix: [[1], [2]] },
+    );
+    const buttons = ariaLabels(html, "button");
+    for (const name of [
+      "Add item to Host 1 Ports",
+      "Remove Host 1 Ports 1",
+      "Remove Host 2 Ports 1",
+      "Add item to Host 2 Ports",
+      "Remove Host 1 zone",
+      "Add property to Host 1 Labels",
+      "Add property to Host 2 Labels",
+      "Add property to Overrides 1",
+      "Remove Overrides 1 a",
+      "Remove Matrix 2 item 1",
+      "Add item to Matrix 2",
+      "Remove Matrix 2",
+    ]) {
+      expect(buttons.filter((label) => label === name)).toEqual([name]);
+    }
+    expect(ariaLabels(html, "input")).toEqual(["Key of Host 1 zone", "Key of Overrides 1 a"]);
+    expect(ariaLabels(html, "div").filter((label) => label.includes("Checks"))).toEqual(["Host 1 Checks", "Host 2 Checks"]);
+    expect(spokenTexts(html, "legend")).toEqual(["Hosts", "Host 1", "Host 1 Ports", "Host 1 Labels", "Host 2", "Host 2 Ports", "Host 2 Labels", "Overrides", "Overrides 1", "Matrix", "Matrix 1", "Matrix 2"]);
+    expect(spokenTexts(html, "label").filter((text) => /ping|ssh|Ports \d|item/.test(text))).toEqual(["Host 1 Ports 1", "Host 1 ping", "Host 1 ssh", "Host 2 Ports 1", "Host 2 ping", "Host 2 ssh", "Matrix 1 item 1", "Matrix 2 item 1"]);
   });
 });

@@ -10,6 +10,8 @@ import {
 import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
 import { useErrorsShown } from "./error-visibility";
+import { useDrawnField } from "./field-template";
+import { NameText, spokenName, useEnclosingItems } from "./item-names";
 import { useRecordUnionPick, useUnionPickerName } from "./union-picks";
 
 function selectedValues(event: { target: HTMLSelectElement }, multiple: boolean): string | string[] {
@@ -19,8 +21,13 @@ function selectedValues(event: { target: HTMLSelectElement }, multiple: boolean)
     .map((option) => option.value);
 }
 
-/** A multi-select of enum values as a row of checkboxes (easier to use than a `<select multiple>`). */
-function CheckboxGroup({ id, options, value, disabled, readonly, label, onChange, onBlur, onFocus }: WidgetProps) {
+/**
+ * A multi-select of enum values as a row of checkboxes (easier to use than a `<select multiple>`),
+ * named after its field; inside an array item each checkbox's name starts with the item's ("Target 2 sms").
+ */
+function CheckboxGroup({ id, options, value, disabled, readonly, onChange, onBlur, onFocus }: WidgetProps) {
+  const field = useDrawnField();
+  const items = useEnclosingItems();
   const enumOptions = options.enumOptions ?? [];
   const selected: unknown[] = Array.isArray(value) ? value : [];
   function toggle(optionValue: unknown, checked: boolean) {
@@ -28,7 +35,7 @@ function CheckboxGroup({ id, options, value, disabled, readonly, label, onChange
     onChange(next);
   }
   return (
-    <div id={id} role="group" aria-label={label} aria-describedby={ariaDescribedByIds(id)} className="flex flex-wrap gap-x-4 gap-y-1.5">
+    <div id={id} role="group" aria-label={spokenName(field.name)} aria-describedby={ariaDescribedByIds(id)} className="flex flex-wrap gap-x-4 gap-y-1.5">
       {enumOptions.map((option, index) => (
         <label key={index} className="inline-flex cursor-pointer items-center gap-2 text-[13px] text-zinc-800">
           <input
@@ -41,7 +48,9 @@ function CheckboxGroup({ id, options, value, disabled, readonly, label, onChange
             onFocus={() => onFocus(id, selected)}
             className="size-4 rounded border-zinc-300 accent-zinc-900"
           />
-          <span className="font-mono text-[12.5px]">{option.label}</span>
+          <span className="font-mono text-[12.5px]">
+            <NameText name={{ items, label: option.label }} />
+          </span>
         </label>
       ))}
     </div>
@@ -51,7 +60,8 @@ function CheckboxGroup({ id, options, value, disabled, readonly, label, onChange
 /**
  * rjsf SelectWidget: a native `<select>` for `enum`s; a multi-select of an enum array is drawn as a
  * checkbox group. Without a default, a first empty option stands for "not set". A union's option picker
- * is named by its field (unionPickerName: "Tags: type", "Source: option").
+ * is named by its field (unionPickerName: "Tags: type", "Source: option", an item's "Steps 2: option"),
+ * as is a select whose label is hidden (the field's name, see DrawnField).
  */
 export function SelectWidget(props: WidgetProps) {
   if (props.multiple) return <CheckboxGroup {...props} />;
@@ -68,6 +78,7 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
   const invalid = useErrorsShown(id) && (rawErrors?.length ?? 0) > 0;
   const recordPick = useRecordUnionPick(id);
   const pickerName = useUnionPickerName(id);
+  const field = useDrawnField();
   // A union's picker: what it shows is the branch the form validates (see createArgsValidator).
   recordPick(value);
   const selectValue = enumOptionSelectedValue(value, enumOptions, multiple, format, multiple ? [] : "");
@@ -83,7 +94,7 @@ function SingleSelect({ schema, id, options, value, required, disabled, readonly
       disabled={disabled || readonly}
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
-      aria-label={pickerName ?? (hideLabel && label ? label : undefined)}
+      aria-label={pickerName ?? (hideLabel && label ? spokenName(field.name) : undefined)}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={(event: ChangeEvent<HTMLSelectElement>) => {
         const next = decode(selectedValues(event, multiple));

@@ -1,15 +1,18 @@
 import { ADDITIONAL_PROPERTY_FLAG, buttonId, type WrapIfAdditionalTemplateProps } from "@rjsf/utils";
 import { controlClass } from "@/components/ui/control-styles";
 import { cx } from "@/components/ui/class-names";
+import { spokenName, useEnclosingItems } from "./item-names";
 
 /**
  * rjsf WrapIfAdditionalTemplate: a property added to an open object (a map through
- * `additionalProperties`) as a row — its key (renamed on blur), its value, and a remove button.
- * Declared properties are passed through unchanged.
+ * `additionalProperties`) as a row — its key (renamed on blur), its value, and a remove button. The
+ * key box and the button are named after the entry ("Key of PATH", "Remove PATH"; inside an array
+ * item after the item too: "Remove Target 2 PATH"). Declared properties are passed through unchanged.
  */
 export function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
   const { id, classNames, style, disabled, label, onKeyRenameBlur, onRemoveProperty, readonly, schema, children, uiSchema, registry } = props;
   const { RemoveButton } = registry.templates.ButtonTemplates;
+  const entry = spokenName({ items: useEnclosingItems(), label });
   if (!(ADDITIONAL_PROPERTY_FLAG in schema)) {
     return (
       <div className={classNames} style={style}>
@@ -25,7 +28,7 @@ export function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
           key={label}
           type="text"
           id={`${id}-key`}
-          aria-label={`Key of ${label}`}
+          aria-label={`Key of ${entry}`}
           defaultValue={label}
           disabled={disabled || readonly}
           onBlur={onKeyRenameBlur}
@@ -33,7 +36,7 @@ export function WrapIfAdditionalTemplate(props: WrapIfAdditionalTemplateProps) {
         />
       </div>
       <div className="min-w-0 flex-1">{children}</div>
-      <RemoveButton id={buttonId(id, "remove")} className="rjsf-object-property-remove" aria-label={`Remove ${label}`} disabled={disabled || readonly} onClick={onRemoveProperty} uiSchema={uiSchema} registry={registry} />
+      <RemoveButton id={buttonId(id, "remove")} className="rjsf-object-property-remove" aria-label={`Remove ${entry}`} disabled={disabled || readonly} onClick={onRemoveProperty} uiSchema={uiSchema} registry={registry} />
     </div>
   );
 }
