@@ -599,8 +599,15 @@ test("inside an item, nested arrays, maps and multi-selects start their names wi
   const key = page.getByRole("textbox", { name: "Key of Host 1 newKey", exact: true });
   await key.fill("zone");
   await key.blur();
-  await page.getByRole("textbox", { name: "Host 1 zone", exact: true }).fill("eu");
+  const zone = page.getByRole("textbox", { name: "Host 1 zone", exact: true });
+  await zone.fill("eu");
   await expect(page.getByRole("button", { name: "Remove Host 1 zone", exact: true })).toHaveCount(1);
+  // The item's map is narrow here: its value takes the line under the key, as wide as the map.
+  const labels = (await page.getByRole("group", { name: "Host 1 Labels", exact: true }).boundingBox())!;
+  const zoneBox = (await zone.boundingBox())!;
+  expect(zoneBox.width).toBeGreaterThan(labels.width * 0.6);
+  const removeZone = (await page.getByRole("button", { name: "Remove Host 1 zone", exact: true }).boundingBox())!;
+  expect(removeZone.x + removeZone.width).toBeLessThanOrEqual(labels.x + labels.width);
 
   // A multi-select in an item: its group and its boxes.
   await page.getByRole("group", { name: "Host 2 Checks", exact: true }).getByRole("checkbox", { name: "Host 2 ssh", exact: true }).check();
