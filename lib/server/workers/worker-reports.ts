@@ -56,6 +56,14 @@ async function auditStart(tx: CallWriter, worker: WorkerRow, callId: string, spa
 }
 
 /**
+ * READ COMMITTED on PostgreSQL (PostgresIsolation) for a worker's timeline and finish reports: each
+ * one's compare-and-set locks the call's row before the stderr budget is read and written back
+ * (storeReportedEvents), and what a finish reads before that (the skill and digest, which never
+ * change; who asked for a cancel, for the error's words) needs no lock.
+ */
+const REPORT_ISOLATION = { postgresIsolation: "read committed" } as const;
+
+/**
  * Stores timeline lines a worker reports for a call it runs (`POST /api/v1/workers/{id}/calls/{callId}/events`),
  * and, once, where its process runs and how it is sandboxed (the spawn sets `startedAt` and writes
  * `call.started`). The ownership check and the insert are one
@@ -72,15 +80,14 @@ export async function recordWorkerEvents(caller: WorkerCaller, worker: WorkerRow
           ...(report.sandbox ? { sandbox: JSON.stringify(report.sandbox) } : {}),
           ...(report.events.length > 0 ? { eventCount: report.events[report.events.length - 1]!.seq } : {}),
         };
-        // The compare-and-set first: it locks the call's row before its stderr budget is read and
-        // written back (READ COMMITTED on PostgreSQL, PostgresIsolation).
+        // The compare-and-set first: it locks the call's row before its stderr budget is read and written back.
         const changed = await updateCallSql(tx, callId, ["running"], { ...data, workerName: worker.name }, { workerId: worker.id });
         if (!changed) return null;
         const kept = await storeReportedEvents(tx, callId, report.events);
         if (report.spawned) await auditStart(tx, worker, callId, report.spawned);
         return kept.events;
       },
-      { postgresIsolation: "read committed" },
+      REPORT_ISOLATION,
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
@@ -122,8 +129,7 @@ async function storeReportedEvents(tx: CallWriter, callId: string, events: reado
   }
   const added = kept.reduce((sum, event) => sum + Buffer.byteLength(event.line, "utf8"), 0);
   if (kept.length > 0) await storeEvents(callId, kept, tx);
-  if (dropped) await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${before + added}, "stderrTruncated" = ${true} WHERE "id" = ${callId}`;
-  else await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${before + added} WHERE "id" = ${callId}`;
+  await tx.$executeRaw`UPDATE "Call" SET "stderrBytes" = ${before + added}, "stderrTruncated" = ("stderrTruncated" OR ${dropped}) WHERE "id" = ${callId}`;
   return { events: kept, dropped };
 }
 
@@ -156,13 +162,6 @@ async function withCanceller(tx: SqlRunner, callId: string, error: string | null
   if (!request) return error;
   return error && error !== "cancelled" ? `${error} (asked by ${request.actor})` : `cancelled on request by ${request.actor}`;
 }
-
-/**
- * READ COMMITTED on PostgreSQL (PostgresIsolation): a finish's compare-and-set locks the call's row
- * before the stderr budget is read and written back, and what it reads before that (the skill and
- * digest, which never change; who asked for a cancel, for the error's words) needs no lock.
- */
-const FINISH_ISOLATION = { postgresIsolation: "read committed" } as const;
 
 /**
  * Stores the end of a call a worker ran (`POST /api/v1/workers/{id}/calls/{callId}/finish`; DESIGN.md:
@@ -221,7 +220,7 @@ export async function finishWorkerCall(caller: WorkerCaller, worker: WorkerRow, 
       stored = kept.events;
       if (kept.dropped) ended.stderrTruncated = true;
       return ended;
-    }, FINISH_ISOLATION);
+    }, REPORT_ISOLATION);
   } catch (error) {
     if (error instanceof NotOwned) return refuseReport(caller, worker, callId, "finish a call");
     if (isUniqueViolation(error)) throw new AppError("conflict", `call ${callId}: a line with one of these seq numbers is already stored`);
