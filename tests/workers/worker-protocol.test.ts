@@ -278,6 +278,26 @@ describe("a call's timeline", () => {
   }, 60_000);
 });
 
+describe("a call's timeline, truncated before its end", () => {
+  it("stays marked truncated when its finish drops nothing and its worker truncated nothing", async () => {
+    const digest = await digestOf("sleeper");
+    const flooder = await registerProtocolWorker("early-flooder", [{ name: "sleeper", digest, available: true, reason: null }]);
+    const { call } = (await (await requestCall("sleeper", { args: {}, wait: false, target: "early-flooder" })).json()) as { call: Call };
+    const claim = await flooder.client.claim(flooder.session.id, 4, flooder.session.pollMs, AbortSignal.timeout(10_000));
+    expect(claim.calls.map((assignment) => assignment.callId)).toEqual([call.id]);
+    const line = "x".repeat(60_000);
+    const reports = Math.ceil((config().stderrLimitBytes * 1.5) / (100 * line.length));
+    let seq = 0;
+    for (let report = 0; report < reports; report++) {
+      await flooder.client.sendEvents(flooder.session.id, call.id, { events: Array.from({ length: 100 }, () => ({ seq: ++seq, at: new Date().toISOString(), stream: "stderr" as const, line })) });
+    }
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id }, select: { stderrTruncated: true } })).toEqual({ stderrTruncated: true });
+    const answer = (await flooder.client.finish(flooder.session.id, call.id, { status: "succeeded", exitCode: 0, result: "{}", error: null, durationMs: 1, stderrTruncated: false, events: [] })) as unknown as { call: Call };
+    expect(answer.call.stderrTruncated).toBe(true);
+    expect(await db().call.findUniqueOrThrow({ where: { id: call.id }, select: { stderrTruncated: true, status: true } })).toEqual({ stderrTruncated: true, status: "succeeded" });
+  }, 60_000);
+});
+
 describe("sessions of one worker token", () => {
   it(`may be at most ${LIVE_SESSIONS_PER_TOKEN} live at once: the next registration is refused 409 before its body is read`, async () => {
     const first = await registerProtocolWorker("flood-0", []);
